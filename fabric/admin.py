@@ -1,0 +1,19 @@
+from django.contrib import admin
+
+from fabric.models import Cable, Switch, Transceiver
+from planner.admin import CatalogPartAdmin
+
+
+@admin.register(Switch)
+class SwitchAdmin(CatalogPartAdmin):
+    list_display = ["name", "slug", "technology", "ports", "port_gbps", "power_w", "price_usd", "confidence"]
+
+
+@admin.register(Transceiver)
+class TransceiverAdmin(CatalogPartAdmin):
+    list_display = ["name", "slug", "form_factor", "gbps", "reach_m", "power_w", "price_usd", "confidence"]
+
+
+@admin.register(Cable)
+class CableAdmin(CatalogPartAdmin):
+    list_display = ["name", "slug", "media", "gbps", "reach_m", "price_usd", "confidence"]

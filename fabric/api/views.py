@@ -1,0 +1,6 @@
+from fabric.models import Cable, Switch, Transceiver
+from planner.api.catalog import catalog_viewset
+
+SwitchViewSet = catalog_viewset(Switch)
+TransceiverViewSet = catalog_viewset(Transceiver)
+CableViewSet = catalog_viewset(Cable)

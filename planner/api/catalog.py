@@ -1,0 +1,22 @@
+"""Read-only API views of catalog models, one per part kind, looked up by slug."""
+
+from rest_framework import serializers, viewsets
+from rest_framework.permissions import AllowAny
+
+
+def catalog_viewset(model: type) -> type:
+    """A read-only viewset listing every field of `model` (edits go through the admin)."""
+    meta = type("Meta", (), {"model": model, "exclude": ["id"]})
+    serializer = type(f"{model.__name__}Serializer", (serializers.ModelSerializer,), {"Meta": meta})
+    return type(
+        f"{model.__name__}ViewSet",
+        (viewsets.ReadOnlyModelViewSet,),
+        {
+            "__doc__": f"The {model._meta.verbose_name_plural} of the catalog, with their sources.",
+            "queryset": model.objects.all(),
+            "serializer_class": serializer,
+            "lookup_field": "slug",
+            "permission_classes": [AllowAny],
+            "pagination_class": None,
+        },
+    )

@@ -1,0 +1,26 @@
+from django.urls import path
+from rest_framework.routers import DefaultRouter
+
+from fabric.api.views import CableViewSet, SwitchViewSet, TransceiverViewSet
+from planner.api.views import PlanView, ScenarioViewSet, SystemViewSet
+from power.api.views import CoolingTypeViewSet, CoolingUnitViewSet, PduViewSet, RackTypeViewSet
+from storage.api.views import StorageSystemViewSet
+
+app_name = "api"
+
+router = DefaultRouter()
+router.register("scenarios", ScenarioViewSet, basename="scenario")
+for prefix, viewset in [
+    ("systems", SystemViewSet),
+    ("switches", SwitchViewSet),
+    ("transceivers", TransceiverViewSet),
+    ("cables", CableViewSet),
+    ("rack-types", RackTypeViewSet),
+    ("pdus", PduViewSet),
+    ("cooling-types", CoolingTypeViewSet),
+    ("cooling-units", CoolingUnitViewSet),
+    ("storage-systems", StorageSystemViewSet),
+]:
+    router.register(f"catalog/{prefix}", viewset, basename=f"catalog-{prefix}")
+
+urlpatterns = [path("plan/", PlanView.as_view(), name="plan"), *router.urls]

@@ -1,0 +1,128 @@
+"""Thin API views: validate the request, call a service, render the result."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
+from planner.api.catalog import catalog_viewset
+from planner.api.serializers import (
+    ScenarioCreateSerializer,
+    ScenarioDetailSerializer,
+    ScenarioRevisionSerializer,
+    ScenarioSerializer,
+    ScenarioUpdateSerializer,
+)
+from planner.models import System
+from planner.selectors import scenario_get, scenario_list
+from planner.services import (
+    plan_document,
+    scenario_create,
+    scenario_delete,
+    scenario_plan,
+    scenario_update,
+)
+from planner.solver.errors import ScenarioError
+
+ERRORS_EXAMPLE = OpenApiExample(
+    "Field errors", value={"errors": {"compute.gpus": ["must be a positive whole number"]}}
+)
+
+
+class PlanView(APIView):
+    """Plan a scenario document without saving it."""
+
+    permission_classes = [AllowAny]
+    parser_classes = [ScenarioJSONParser, ScenarioYAMLParser, ScenarioLegacyYAMLParser]
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 422: OpenApiTypes.OBJECT},
+        examples=[ERRORS_EXAMPLE],
+        description=(
+            "Body: the scenario document as JSON (or YAML with Content-Type application/yaml). "
+            "200: the plan. 400: the document is invalid; 422: it is valid but no design "
+            "satisfies it. Errors name each field by its dotted path."
+        ),
+    )
+    def post(self, request):
+        return Response(plan_document(request.data).to_dict())
+
+
+class ScenarioViewSet(viewsets.ViewSet):
+    """Saved scenarios of the signed-in user. Every save keeps a new revision."""
+
+    def get_scenario(self, pk):
+        return scenario_get(owner=self.request.user, pk=pk)
+
+    @extend_schema(responses=ScenarioSerializer(many=True))
+    def list(self, request):
+        scenarios = scenario_list(owner=request.user)
+        serializer = ScenarioSerializer(scenarios, many=True, context={"request": request})
+        return Response(serializer.data)
+
+    @extend_schema(request=ScenarioCreateSerializer, responses={201: ScenarioDetailSerializer})
+    def create(self, request):
+        serializer = ScenarioCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        document = serializer.validated_data["document"]
+        scenario = _in_document(scenario_create, owner=request.user, document=document)
+        return self._detail(scenario, status.HTTP_201_CREATED)
+
+    @extend_schema(responses=ScenarioDetailSerializer)
+    def retrieve(self, request, pk=None):
+        return self._detail(self.get_scenario(pk))
+
+    @extend_schema(request=ScenarioUpdateSerializer, responses=ScenarioDetailSerializer)
+    def update(self, request, pk=None):
+        scenario = self.get_scenario(pk)
+        serializer = ScenarioUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        scenario = _in_document(
+            scenario_update,
+            scenario=scenario,
+            document=serializer.validated_data["document"],
+            base_revision=serializer.validated_data["revision"],
+            author=request.user,
+        )
+        return self._detail(scenario)
+
+    @extend_schema(request=ScenarioUpdateSerializer, responses=ScenarioDetailSerializer)
+    def partial_update(self, request, pk=None):
+        return self.update(request, pk)
+
+    def destroy(self, request, pk=None):
+        scenario_delete(scenario=self.get_scenario(pk))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 422: OpenApiTypes.OBJECT})
+    @action(detail=True, methods=["get"])
+    def plan(self, request, pk=None):
+        """The plan of the scenario's current revision."""
+        return Response(scenario_plan(scenario=self.get_scenario(pk)).to_dict())
+
+    @extend_schema(responses=ScenarioRevisionSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def revisions(self, request, pk=None):
+        """Every revision of the scenario, newest first."""
+        revisions = self.get_scenario(pk).revisions.select_related("author")
+        return Response(ScenarioRevisionSerializer(revisions, many=True).data)
+
+    def _detail(self, scenario, code=status.HTTP_200_OK):
+        serializer = ScenarioDetailSerializer(scenario, context={"request": self.request})
+        return Response(serializer.data, status=code)
+
+
+def _in_document(service, **arguments):
+    """Run a service whose field errors are paths inside the request's `document`."""
+    try:
+        return service(**arguments)
+    except ScenarioError as error:
+        raise error.under("document") from None
+
+
+SystemViewSet = catalog_viewset(System)

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+from planner.catalog import CatalogSource
+
+
+class PlannerConfig(AppConfig):
+    name = "planner"
+    verbose_name = "Planner: scenarios and GPU systems"
+    catalog_sources = [CatalogSource("systems", "planner.System", "catalog/systems.yaml")]

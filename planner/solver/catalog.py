@@ -1,0 +1,66 @@
+"""The catalog as the solver sees it: plain parts by slug, and the scenario's checks against it."""
+
+import difflib
+from dataclasses import dataclass, field, replace
+
+from fabric.solver.parts import CableSpec, SwitchSpec, TransceiverSpec
+from planner.solver.errors import FieldError, ScenarioError, join_path
+from planner.solver.parts import PartSpec, SystemSpec
+from planner.solver.scenario import ScenarioSpec
+from power.solver.parts import CoolingTypeSpec, CoolingUnitSpec, PduSpec, RackTypeSpec
+from storage.solver.parts import StorageSystemSpec
+
+
+@dataclass(frozen=True)
+class CatalogSnapshot:
+    systems: dict[str, SystemSpec] = field(default_factory=dict)
+    switches: dict[str, SwitchSpec] = field(default_factory=dict)
+    transceivers: dict[str, TransceiverSpec] = field(default_factory=dict)
+    cables: dict[str, CableSpec] = field(default_factory=dict)
+    rack_types: dict[str, RackTypeSpec] = field(default_factory=dict)
+    pdus: dict[str, PduSpec] = field(default_factory=dict)
+    cooling_types: dict[str, CoolingTypeSpec] = field(default_factory=dict)
+    cooling_units: dict[str, CoolingUnitSpec] = field(default_factory=dict)
+    storage_systems: dict[str, StorageSystemSpec] = field(default_factory=dict)
+
+    def with_components(self, scenario: ScenarioSpec) -> "CatalogSnapshot":
+        """This catalog with the scenario's inline parts added (replacing any of the same slug)."""
+        components = scenario.components
+        return replace(
+            self,
+            systems={**self.systems, **{part.slug: part for part in components.systems}},
+            switches={**self.switches, **{part.slug: part for part in components.switches}},
+        )
+
+    def part(self, slug: str) -> PartSpec | None:
+        for parts in vars(self).values():
+            if slug in parts:
+                return parts[slug]
+        return None
+
+
+def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
+    """Raise `ScenarioError` for every slug the scenario names that the catalog does not hold."""
+    errors = []
+
+    def check(path: str, slug: str, parts: dict, kind: str) -> None:
+        if slug not in parts:
+            errors.append(FieldError(path, _unknown_slug_message(slug, parts, kind)))
+
+    check("compute.system", scenario.compute.system, catalog.systems, "system")
+    check("racks.cooling", scenario.racks.cooling, catalog.cooling_types, "cooling type")
+    for name in ("compute", "storage", "inband", "oob"):
+        fabric = getattr(scenario.fabrics, name)
+        if fabric is not None:
+            check(f"fabrics.{name}.switch", fabric.switch, catalog.switches, "switch")
+    for slug in scenario.prices:
+        if catalog.part(slug) is None:
+            errors.append(FieldError(join_path("prices", slug), f"no part has the slug '{slug}'"))
+    if errors:
+        raise ScenarioError(errors)
+
+
+def _unknown_slug_message(slug: str, parts: dict, kind: str) -> str:
+    close = difflib.get_close_matches(slug, parts, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else f"; known: {', '.join(sorted(parts))}"
+    return f"no {kind} '{slug}' in the catalog or the scenario's components{hint}"

@@ -1,0 +1,73 @@
+"""Catalog parts as the solver sees them: the common fields of every part, and GPU systems.
+
+The same dataclasses read catalog data files, catalog rows and the inline `components` of a
+scenario, so a custom part is checked exactly like a catalog one.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from planner.solver.schema import spec_field
+
+SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+Confidence = Literal["datasheet", "analysis", "estimate"]
+NicRole = Literal["compute", "storage", "inband", "oob"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class PartSpec:
+    """What every catalog part carries: its identity, price and where its figures come from."""
+
+    slug: str = spec_field(min_length=1, max_length=80, help="Short lowercase name used in scenarios.")
+    name: str = spec_field(min_length=1, help="Full name of the part.")
+    price_usd: float = spec_field(unit="USD", minimum=0, maximum=1e9, help="Unit list price.")
+    vendor: str = spec_field("")
+    source_url: str = spec_field("", max_length=500, help="Where the figures come from.")
+    source_date: str = spec_field("", max_length=20, help="Date of the source (YYYY-MM-DD).")
+    confidence: Confidence = spec_field(
+        "estimate", help="datasheet (vendor figure), analysis (derived or third party), estimate."
+    )
+    notes: str = spec_field("", max_length=2000)
+
+    def problems(self):
+        if not SLUG_PATTERN.match(self.slug):
+            yield "slug", "must use lowercase letters, digits, hyphens and underscores only"
+
+
+@dataclass(frozen=True)
+class NicSpec:
+    """The network ports of one role on a system."""
+
+    role: NicRole = spec_field(help="compute (GPU back-end), storage, inband (front-end) or oob.")
+    count: int = spec_field(minimum=1, maximum=1024, help="Ports of this role per system.")
+    gbps: float = spec_field(unit="Gb/s", minimum=0, exclusive_minimum=True, maximum=10_000)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SystemSpec(PartSpec):
+    """A GPU server, or a rack-scale system (GB200 NVL72) that is one system and one rack."""
+
+    gpus: int = spec_field(minimum=1, maximum=1024, help="GPUs in one system.")
+    power_kw: float = spec_field(
+        unit="kW", minimum=0, exclusive_minimum=True, maximum=2_000, help="Maximum input power."
+    )
+    rack_units: int = spec_field(unit="U", minimum=1, maximum=60)
+    weight_kg: float = spec_field(unit="kg", minimum=0, exclusive_minimum=True, maximum=10_000)
+    nics: tuple[NicSpec, ...] = ()
+    gpu_model: str = spec_field("")
+    gpu_memory_gb: float | None = spec_field(None, unit="GB", minimum=0, maximum=100_000)
+    gpu_tdp_w: float | None = spec_field(None, unit="W", minimum=0, maximum=100_000)
+    dense_bf16_tflops_per_gpu: float | None = spec_field(None, unit="TFLOPS", minimum=0, maximum=1e6)
+    dense_fp8_tflops_per_gpu: float | None = spec_field(None, unit="TFLOPS", minimum=0, maximum=1e6)
+    rack_scale: bool = spec_field(False, help="The system is a whole rack (e.g. GB200 NVL72).")
+    liquid_cooling_required: bool = spec_field(False)
+
+    def problems(self):
+        yield from super().problems()
+        roles = [nic.role for nic in self.nics]
+        for role in sorted({role for role in roles if roles.count(role) > 1}):
+            yield "nics", f"lists the role '{role}' more than once"
+
+    def nic(self, role: str) -> NicSpec | None:
+        return next((nic for nic in self.nics if nic.role == role), None)

@@ -1,0 +1,38 @@
+"""The plan: what the pipeline computes from a scenario. Sections not built are left out."""
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from planner.solver.compute import ComputeResult
+from power.solver.rack_packing import RacksResult
+
+PLAN_DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class Plan:
+    name: str
+    compute: ComputeResult
+    racks: RacksResult
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plan as plain JSON-ready data, without the sections that were not computed."""
+        return {
+            field.name: _plain(getattr(self, field.name))
+            for field in dataclasses.fields(self)
+            if getattr(self, field.name) is not None
+        }
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value):
+        return {field.name: _plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, float):
+        return round(value, PLAN_DECIMALS)
+    return value

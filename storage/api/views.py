@@ -1,0 +1,4 @@
+from planner.api.catalog import catalog_viewset
+from storage.models import StorageSystem
+
+StorageSystemViewSet = catalog_viewset(StorageSystem)

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+from planner.catalog import CatalogSource
+
+
+class StorageConfig(AppConfig):
+    name = "storage"
+    verbose_name = "Storage systems"
+    catalog_sources = [
+        CatalogSource("storage_systems", "storage.StorageSystem", "catalog/storage_systems.yaml")
+    ]
