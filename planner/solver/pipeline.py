@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from planner.solver.bom import PartCount, bom_lines
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import compute_warnings, size_compute
 from planner.solver.plan import Plan
@@ -23,9 +24,12 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(scenario.compute, system)
     racks = pack_compute_racks(compute.total_nodes, system, scenario.racks, catalog.cooling_types)
+    warnings = compute_warnings(scenario.compute, system, compute)
+    part_counts = [PartCount("compute", system.slug, compute.total_nodes)]
     return Plan(
         name=scenario.name,
         compute=compute,
         racks=racks,
-        warnings=tuple(compute_warnings(scenario.compute, system, compute)),
+        bom=bom_lines(part_counts, catalog, scenario.prices),
+        warnings=tuple(warnings),
     )

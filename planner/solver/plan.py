@@ -4,6 +4,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from planner.solver.bom import BomLine
 from planner.solver.compute import ComputeResult
 from power.solver.rack_packing import RacksResult
 
@@ -15,6 +16,7 @@ class Plan:
     name: str
     compute: ComputeResult
     racks: RacksResult
+    bom: tuple[BomLine, ...] = ()
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
