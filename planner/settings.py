@@ -78,8 +78,6 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'planner.sqlite3'}", conn_max_age=60
     )
 }
-if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -95,6 +93,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -53,17 +53,21 @@ class PlanView(APIView):
         return Response(plan_document(request.data).to_dict())
 
 
-class ScenarioViewSet(viewsets.ViewSet):
+class ScenarioViewSet(viewsets.GenericViewSet):
     """Saved scenarios of the signed-in user. Every save keeps a new revision."""
+
+    serializer_class = ScenarioSerializer
+
+    def get_queryset(self):
+        return scenario_list(owner=self.request.user)
 
     def get_scenario(self, pk):
         return scenario_get(owner=self.request.user, pk=pk)
 
-    @extend_schema(responses=ScenarioSerializer(many=True))
     def list(self, request):
-        scenarios = scenario_list(owner=request.user)
-        serializer = ScenarioSerializer(scenarios, many=True, context={"request": request})
-        return Response(serializer.data)
+        page = self.paginate_queryset(self.get_queryset())
+        serializer = ScenarioSerializer(page, many=True, context={"request": request})
+        return self.get_paginated_response(serializer.data)
 
     @extend_schema(request=ScenarioCreateSerializer, responses={201: ScenarioDetailSerializer})
     def create(self, request):

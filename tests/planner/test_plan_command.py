@@ -1,0 +1,74 @@
+"""`manage.py plan`: the plan on stdout or in a file; one line per bad field on stderr, exit 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db
+
+
+def run_plan(capsys, *arguments) -> tuple[int, str, str]:
+    try:
+        call_command("plan", *map(str, arguments))
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_plans_the_example_scenario(capsys):
+    code, out, err = run_plan(capsys, ROOT / "examples" / "dgx-h100-4su.yaml")
+    assert (code, err) == (0, "")
+    plan = json.loads(out)
+    assert (plan["compute"]["gpus"], plan["racks"]["compute"]) == (1024, 32)
+
+
+def test_writes_the_plan_to_a_file(capsys, tmp_path):
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({"name": "s", "compute": {"system": "dgx-b200", "nodes": 2}}))
+    code, out, _ = run_plan(capsys, scenario, "--format", "json", "--output", tmp_path / "plan.json")
+    assert (code, out) == (0, "")
+    assert json.loads((tmp_path / "plan.json").read_text())["compute"]["gpus"] == 16
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix", "lines"),
+    [
+        ("name: x\ncompute: {system: dgx-h100, gpus: 0}\n", ".yaml",
+         ["compute.gpus: must be a positive whole number"]),
+        ("name: x\ncompute: {system: dgx-h100, gpus: 8, nodes: 1}\nextra: 1\n", ".yaml",
+         ["extra: unknown key; expected one of: name, compute, racks, fabrics, storage, facility, "
+          "finance, components, prices", "compute.gpus: give either gpus or nodes, not both"]),
+        ('{"name": "x",', ".json",
+         ["document: is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 14"]),
+        ("name: x\ncompute: {system: dgx-h100, nodes: 1}\nracks: {power_budget_kw: 9}\n", ".yml",
+         ["racks.power_budget_kw: one NVIDIA DGX H100 draws 10.2 kW, more than the 9 kW rack "
+          "budget: raise the budget to at least 10.2 kW"]),
+    ],
+)
+def test_bad_scenarios_exit_2_with_one_line_per_field(capsys, tmp_path, text, suffix, lines):
+    scenario = tmp_path / f"s{suffix}"
+    scenario.write_text(text)
+    code, out, err = run_plan(capsys, scenario)
+    assert (code, out) == (2, "")
+    assert sorted(err.splitlines()) == sorted(lines)
+
+
+def test_a_missing_file_exits_2(capsys, tmp_path):
+    code, _, err = run_plan(capsys, tmp_path / "nope.yaml")
+    assert code == 2 and err.strip() == f"{tmp_path / 'nope.yaml'}: cannot be read: No such file or directory"
+
+
+def test_an_unknown_format_exits_2_without_a_traceback():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "plan", "examples/dgx-h100-4su.yaml", "--format", "pdf"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert result.returncode == 2
+    assert "invalid choice: 'pdf'" in result.stderr and "Traceback" not in result.stderr
