@@ -12,5 +12,6 @@ class Command(BaseCommand):
             counts = catalog_load()
         except ScenarioError as error:
             raise CommandError("\n".join(str(problem) for problem in error.errors)) from None
-        for model, count in counts.items():
-            self.stdout.write(f"{model}: {count} parts")
+        if options["verbosity"] > 0:
+            for model, count in counts.items():
+                self.stdout.write(f"{model}: {count} parts")
