@@ -1,5 +1,6 @@
 """Django settings. SQLite by default; PostgreSQL (or any database) when DATABASE_URL says so."""
 
+import importlib.util
 import os
 import secrets
 from pathlib import Path
@@ -91,7 +92,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# plotly.js comes from the installed plotly package (no CDN: planners often work offline).
+PLOTLY_JS_DIR = Path(importlib.util.find_spec("plotly").origin).parent / "package_data"
+STATICFILES_DIRS = [BASE_DIR / "static", ("vendor/plotly", PLOTLY_JS_DIR)]
 STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
@@ -100,7 +103,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "workspace:scenario-list"
+LOGOUT_REDIRECT_URL = "home"
 
 # A scenario document is a few kilobytes; a megabyte is far beyond any real one.
 SCENARIO_MAX_BYTES = 1024 * 1024

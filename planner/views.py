@@ -1,9 +1,391 @@
-from django.shortcuts import render
+"""Pages: the home page and the architect's workspace. Views only translate between requests,
+services and templates; the editor's form logic lives in forms.py, figures in plots.py."""
 
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve, reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from planner import dashboard, plots
+from planner.catalog import catalog_snapshot
+from planner.diff import document_changes
+from planner.forms import (
+    MAX_COMPARED,
+    MIN_COMPARED,
+    ScenarioEditor,
+    ScenarioImportForm,
+    ScenarioListForm,
+    ScenarioRenameForm,
+    document_as_yaml,
+    parse_compared_ids,
+)
+from planner.key_figures import compare_figures, key_figures
 from planner.models import System
+from planner.selectors import scenario_get, scenario_list as scenarios_of
+from planner.services import (
+    RevisionConflict,
+    plan_document,
+    scenario_create,
+    scenario_delete,
+    scenario_update,
+)
+from planner.solver.documents import parse_document
+from planner.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
+from planner.solver.scenario import read_scenario
+
+EXPORT_FORMATS = [("json", "Plan (JSON)"), ("csv", "BOM (CSV)"), ("xlsx", "Workbook (XLSX)"),
+                  ("cabling.csv", "Cabling plan (CSV)")]
+"""Exports of the API, linked from the dashboard once the API serves them."""
+
+DOCUMENT_FORMATS = {"yaml": "application/yaml", "json": "application/json"}
 
 
 def home(request):
     """The catalog's GPU systems and the ways into the planner."""
     systems = System.objects.all()
-    return render(request, "planner/home.html", {"systems": systems})
+    recent = scenarios_of(owner=request.user)[:8] if request.user.is_authenticated else []
+    return render(request, "planner/home.html", {"systems": systems, "recent": recent})
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenario list, import, export, clone, rename, delete
+
+
+@login_required
+def scenario_list(request, import_form=None, status=200):
+    form = ScenarioListForm(request.GET or None)
+    scenarios = scenarios_of(owner=request.user)
+    if form.is_valid() and form.cleaned_data["q"]:
+        scenarios = scenarios.filter(name__icontains=form.cleaned_data["q"])
+    context = {
+        "form": form,
+        "scenarios": scenarios.order_by(form.ordering(), "pk"),
+        "import_form": import_form or ScenarioImportForm(),
+        "max_compared": MAX_COMPARED,
+    }
+    return render(request, "planner/scenario_list.html", context, status=status)
+
+
+@login_required
+@require_POST
+def scenario_import(request):
+    form = ScenarioImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        name = upload.name.lower()
+        syntax = "json" if name.endswith(".json") else "yaml" if name.endswith((".yaml", ".yml")) else "auto"
+        try:
+            document = parse_document(upload.read(), syntax)
+            if not isinstance(document, dict):
+                raise ScenarioError.at(DOCUMENT_PATH, "must be a mapping of keys to values")
+            scenario = scenario_create(owner=request.user, document=document)
+        except ScenarioError as error:
+            for path, problems in error.as_dict().items():
+                for problem in problems:
+                    form.add_error("file", f"{path}: {problem}")
+        else:
+            messages.success(request, f"Imported “{scenario.name}”.")
+            return redirect("workspace:scenario-detail", pk=scenario.pk)
+    return scenario_list(request, import_form=form, status=400)
+
+
+@login_required
+def scenario_document(request, pk, export_format):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    if export_format == "json":
+        content = json.dumps(scenario.document, indent=2) + "\n"
+    else:
+        content = document_as_yaml(scenario.document)
+    response = HttpResponse(content, content_type=DOCUMENT_FORMATS[export_format] + "; charset=utf-8")
+    filename = f"{slugify(scenario.name) or 'scenario'}.{export_format}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_POST
+def scenario_clone(request, pk):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    document = dict(scenario.document)
+    document["name"] = f"{scenario.name} (copy)"[:200]
+    try:
+        copy = scenario_create(owner=request.user, document=document)
+    except ScenarioError as error:
+        messages.error(request, f"“{scenario.name}” cannot be copied: {error}")
+        return redirect("workspace:scenario-list")
+    messages.success(request, f"Copied “{scenario.name}” to “{copy.name}”.")
+    return redirect("workspace:scenario-list")
+
+
+@login_required
+def scenario_rename(request, pk):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    form = ScenarioRenameForm(request.POST or None, initial={"name": scenario.name})
+    if request.method == "POST" and form.is_valid():
+        document = {**scenario.document, "name": form.cleaned_data["name"]}
+        try:
+            scenario_update(scenario=scenario, document=document,
+                            base_revision=_revision(request.POST), author=request.user)
+        except RevisionConflict as conflict:
+            form.add_error(None, str(conflict))
+        except ScenarioError as error:
+            for path, problems in error.as_dict().items():
+                form.add_error("name" if path == "name" else None, "; ".join(problems))
+        else:
+            messages.success(request, f"Renamed to “{scenario.name}” (revision {scenario.revision}).")
+            return redirect("workspace:scenario-list")
+    return render(request, "planner/scenario_rename.html", {"scenario": scenario, "form": form})
+
+
+@login_required
+def scenario_delete_view(request, pk):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    if request.method == "POST":
+        name = scenario.name
+        scenario_delete(scenario=scenario)
+        messages.success(request, f"Deleted “{name}” and its revisions.")
+        return redirect("workspace:scenario-list")
+    return render(request, "planner/scenario_delete.html", {"scenario": scenario})
+
+
+# ---------------------------------------------------------------------------------------------
+# The editor and its live preview
+
+
+def _revision(data) -> int:
+    try:
+        return int(data.get("base_revision", ""))
+    except ValueError:
+        return 0
+
+
+def starter_document(catalog) -> dict:
+    """What a new scenario starts from: the catalog's first system, a thousand GPUs."""
+    systems = sorted(catalog.systems)
+    system = "dgx-h100" if "dgx-h100" in catalog.systems else (systems[0] if systems else "")
+    return {"name": "", "compute": {"system": system, "gpus": 1024}}
+
+
+def _plan(document):
+    """The plan as plain data with its figures, or the errors by path."""
+    try:
+        return plan_document(document), {}
+    except ScenarioError as error:
+        return None, error.as_dict()
+
+
+def _editor_page(request, editor, scenario=None, *, base_revision=None, yaml_text=None,
+                 yaml_errors=None, conflict=None, status=200):
+    plan, errors = _plan(editor.document) if not editor.has_errors else (None, {})
+    context = {
+        "editor": editor,
+        "scenario": scenario,
+        "base_revision": base_revision if base_revision is not None else getattr(scenario, "revision", 0),
+        "yaml_text": yaml_text if yaml_text is not None else editor.document_yaml(),
+        "yaml_errors": yaml_errors or [],
+        "conflict": conflict,
+        "figures": key_figures(plan.to_dict()) if plan else [],
+        "plan_warnings": plan.warnings if plan else (),
+        "preview_failed": plan is None,
+    }
+    if errors:
+        editor.assign_errors(errors)
+    return render(request, "planner/scenario_edit.html", context, status=status)
+
+
+@login_required
+def scenario_new(request):
+    return _editor(request, None)
+
+
+@login_required
+def scenario_edit(request, pk):
+    return _editor(request, scenario_get(owner=request.user, pk=pk))
+
+
+def _editor(request, scenario):
+    catalog = catalog_snapshot()
+    if request.method != "POST":
+        document = scenario.document if scenario else starter_document(catalog)
+        return _editor_page(request, ScenarioEditor(document, catalog), scenario)
+    yaml_text = None
+    if request.POST.get("source") == "yaml":
+        yaml_text = request.POST.get("document_yaml", "")
+        try:
+            document = parse_document(yaml_text, "yaml")
+            if not isinstance(document, dict):
+                raise ScenarioError.at(DOCUMENT_PATH, "must be a mapping of keys to values")
+        except ScenarioError as error:
+            editor = ScenarioEditor(scenario.document if scenario else starter_document(catalog), catalog)
+            return _editor_page(request, editor, scenario, yaml_text=yaml_text,
+                                base_revision=_revision(request.POST),
+                                yaml_errors=[str(item) for item in error.errors], status=400)
+    else:
+        document = ScenarioEditor.document_from_post(request.POST, catalog)
+    try:
+        if scenario is None:
+            scenario = scenario_create(owner=request.user, document=document)
+        else:
+            scenario = scenario_update(scenario=scenario, document=document,
+                                       base_revision=_revision(request.POST), author=request.user)
+    except RevisionConflict as conflict:
+        return _editor_page(request, ScenarioEditor(document, catalog), scenario, yaml_text=yaml_text,
+                            base_revision=conflict.current_revision, conflict=conflict, status=409)
+    except ScenarioError as error:
+        editor = ScenarioEditor(document, catalog, error.as_dict())
+        yaml_errors = [str(item) for item in error.errors] if yaml_text is not None else None
+        return _editor_page(request, editor, scenario, yaml_text=yaml_text, yaml_errors=yaml_errors,
+                            base_revision=_revision(request.POST), status=400)
+    messages.success(request, f"Saved “{scenario.name}” as revision {scenario.revision}.")
+    return redirect("workspace:scenario-detail", pk=scenario.pk)
+
+
+@login_required
+@require_POST
+def scenario_preview(request):
+    """The key figures of the posted form, and every field's errors (out of band, so old ones clear)."""
+    catalog = catalog_snapshot()
+    document = ScenarioEditor.document_from_post(request.POST, catalog)
+    plan, errors = _plan(document)
+    editor = ScenarioEditor(document, catalog, errors)
+    context = {
+        "editor": editor,
+        "figures": key_figures(plan.to_dict()) if plan else [],
+        "plan_warnings": plan.warnings if plan else (),
+        "preview_failed": plan is None,
+        "oob": True,
+    }
+    return render(request, "planner/inc/editor_preview.html", context)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dashboard, exports, history, comparison
+
+
+def _api_exports(scenario) -> list[tuple[str, str]]:
+    links = []
+    for export_format, label in EXPORT_FORMATS:
+        url = f"/api/v1/scenarios/{scenario.pk}/export.{export_format}"
+        try:
+            resolve(url)
+        except Resolver404:
+            continue
+        links.append((url, label))
+    return links
+
+
+@login_required
+def scenario_detail(request, pk):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    document = scenario.document
+    context = {"scenario": scenario, "errors": {}, "plan": None, "infeasible": False}
+    try:
+        plan = plan_document(document)
+    except ScenarioError as error:
+        plan = None
+        context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError))
+    if plan is not None:
+        data = plan.to_dict()
+        spec = read_scenario(document)
+        context.update(
+            plan=data,
+            figures=key_figures(data),
+            exports=_api_exports(scenario),
+        )
+        charts = dashboard.plan_figures(data, spec, catalog_snapshot())
+        sections = dashboard.plan_sections(data)
+        dashboard.attach_charts(sections, charts)
+        context.update(charts=charts, sections=sections)
+    return render(request, "planner/scenario_detail.html", context)
+
+
+@login_required
+def scenario_plan_json(request, pk):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    plan, errors = _plan(scenario.document)
+    if plan is None:
+        return JsonResponse({"errors": errors}, status=422)
+    response = JsonResponse(plan.to_dict(), json_dumps_params={"indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{slugify(scenario.name) or "plan"}-plan.json"'
+    return response
+
+
+@login_required
+def scenario_history(request, pk):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    revisions = list(scenario.revisions.select_related("author"))
+    by_number = {revision.number: revision for revision in revisions}
+    current = scenario.revision
+
+    def chosen(key, default):
+        try:
+            number = int(request.GET.get(key, default))
+        except ValueError:
+            number = default
+        return by_number.get(number) or by_number.get(default)
+
+    new = chosen("b", current)
+    old = chosen("a", max(1, new.number - 1))
+    context = {
+        "scenario": scenario,
+        "revisions": revisions,
+        "old": old,
+        "new": new,
+        "changes": document_changes(old.document, new.document),
+    }
+    return render(request, "planner/scenario_history.html", context)
+
+
+@login_required
+@require_POST
+def scenario_restore(request, pk, number):
+    scenario = scenario_get(owner=request.user, pk=pk)
+    revision = scenario.revisions.filter(number=number).first()
+    if revision is None:
+        raise Http404("no such revision")
+    try:
+        scenario = scenario_update(scenario=scenario, document=revision.document,
+                                   base_revision=_revision(request.POST), author=request.user)
+    except (RevisionConflict, ScenarioError) as error:
+        messages.error(request, f"Revision {number} was not restored: {error}")
+    else:
+        messages.success(request, f"Restored revision {number} as revision {scenario.revision}.")
+    return redirect("workspace:scenario-history", pk=pk)
+
+
+@login_required
+def scenario_compare(request):
+    ids = parse_compared_ids(request.GET.getlist("ids"))
+    too_many = len(ids) > MAX_COMPARED
+    chosen = [scenario_get(owner=request.user, pk=pk) for pk in ids[:MAX_COMPARED]]
+    context = {
+        "chosen": chosen,
+        "choices": scenarios_of(owner=request.user).order_by("name", "pk"),
+        "chosen_ids": [scenario.pk for scenario in chosen],
+        "too_many": too_many,
+        "min_compared": MIN_COMPARED,
+        "max_compared": MAX_COMPARED,
+    }
+    if len(chosen) >= MIN_COMPARED:
+        plans, failures = [], []
+        for scenario in chosen:
+            plan, errors = _plan(scenario.document)
+            plans.append(plan.to_dict() if plan else None)
+            failures.append(errors)
+        by_key = [{figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans]
+        charts = plots.compare_figures([scenario.name for scenario in chosen], by_key)
+        context.update(
+            rows=compare_figures(plans),
+            failures=failures,
+            charts=charts,
+            chart_map={f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)},
+            share_url=request.build_absolute_uri(
+                reverse("workspace:scenario-compare") + "?" + "&".join(f"ids={pk}" for pk in context["chosen_ids"])
+            ),
+        )
+    return render(request, "planner/scenario_compare.html", context)

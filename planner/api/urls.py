@@ -2,7 +2,13 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from fabric.api.views import CableViewSet, SwitchViewSet, TransceiverViewSet
-from planner.api.views import PlanView, ScenarioViewSet, SystemViewSet
+from planner.api.views import (
+    PlanExportView,
+    PlanView,
+    ScenarioExportView,
+    ScenarioViewSet,
+    SystemViewSet,
+)
 from power.api.views import CoolingTypeViewSet, CoolingUnitViewSet, PduViewSet, RackTypeViewSet
 from storage.api.views import StorageSystemViewSet
 
@@ -23,4 +29,13 @@ for prefix, viewset in [
 ]:
     router.register(f"catalog/{prefix}", viewset, basename=f"catalog-{prefix}")
 
-urlpatterns = [path("plan/", PlanView.as_view(), name="plan"), *router.urls]
+urlpatterns = [
+    path("plan/", PlanView.as_view(), name="plan"),
+    path("plan/export.<str:export_format>", PlanExportView.as_view(), name="plan-export"),
+    path(
+        "scenarios/<int:pk>/export.<str:export_format>",
+        ScenarioExportView.as_view(),
+        name="scenario-export",
+    ),
+    *router.urls,
+]

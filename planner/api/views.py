@@ -1,5 +1,7 @@
 """Thin API views: validate the request, call a service, render the result."""
 
+from django.http import HttpResponse
+from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status, viewsets
@@ -17,6 +19,7 @@ from planner.api.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
+from planner.exports import EXPORTS, plan_export
 from planner.models import System
 from planner.selectors import scenario_get, scenario_list
 from planner.services import (
@@ -51,6 +54,42 @@ class PlanView(APIView):
     )
     def post(self, request):
         return Response(plan_document(request.data).to_dict())
+
+
+EXPORT_DESCRIPTION = (
+    f"Formats: {', '.join(EXPORTS)} (json: the plan; csv: the bill of materials; xlsx: a "
+    "workbook with the summary, BOM, every plan section and the inputs). An unknown format is 400."
+)
+
+
+def export_response(plan, export_format: str) -> HttpResponse:
+    content, content_type, suffix = plan_export(plan.to_dict(), export_format)
+    response = HttpResponse(content, content_type=content_type)
+    filename = f"{slugify(plan.name) or 'plan'}.{suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class PlanExportView(APIView):
+    """Plan a posted scenario document and download the plan in one format."""
+
+    permission_classes = [AllowAny]
+    parser_classes = PlanView.parser_classes
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+                   description=EXPORT_DESCRIPTION)
+    def post(self, request, export_format):
+        return export_response(plan_document(request.data), export_format)
+
+
+class ScenarioExportView(APIView):
+    """Download the plan of a saved scenario's current revision in one format."""
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
+                   description=EXPORT_DESCRIPTION)
+    def get(self, request, pk, export_format):
+        scenario = scenario_get(owner=request.user, pk=pk)
+        return export_response(scenario_plan(scenario=scenario), export_format)
 
 
 class ScenarioViewSet(viewsets.GenericViewSet):

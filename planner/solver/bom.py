@@ -1,18 +1,21 @@
-"""Bill of materials: the parts each step asks for, priced from the catalog or the scenario's quotes."""
+"""Bill of materials: the parts each step asks for, with spares, priced from the catalog or the
+scenario's quotes, and totals by category."""
 
+import math
 from dataclasses import dataclass
 
 from planner.solver.catalog import CatalogSnapshot
+from planner.solver.scenario import SparesSpec
 
-BomCategory = str
-"""compute, network, optics, cables, racks, power, cooling, storage."""
+BOM_CATEGORIES = ("compute", "network", "optics", "cables", "storage", "racks", "power", "cooling")
 
 
 @dataclass(frozen=True)
 class PartCount:
     """So many of one catalog part, as a pipeline step needs them."""
 
-    category: BomCategory
+    category: str
+    """One of BOM_CATEGORIES."""
     sku: str
     """Catalog slug."""
     quantity: int
@@ -20,31 +23,46 @@ class PartCount:
 
 @dataclass(frozen=True)
 class BomLine:
-    category: BomCategory
+    category: str
     sku: str
     description: str
     quantity: int
+    """Installed plus spares."""
+    spares: int
     unit_price_usd: float
     extended_price_usd: float
     price_source: str
     """"quote" when the scenario's prices gave it, else "catalog"."""
 
 
-def bom_lines(
-    part_counts: list[PartCount], catalog: CatalogSnapshot, prices: dict[str, float]
-) -> tuple[BomLine, ...]:
-    """One line per part (counts of the same part added up), in order of first appearance.
+def spares_quantity(installed: int, spares_percent: float) -> int:
+    """Spares to buy = ceil(installed x percent / 100)."""
+    return math.ceil(installed * spares_percent / 100 - 1e-9)
 
+
+def bom_lines(
+    part_counts: list[PartCount],
+    catalog: CatalogSnapshot,
+    prices: dict[str, float],
+    spares: SparesSpec = SparesSpec(),
+) -> tuple[BomLine, ...]:
+    """One line per part (counts of the same part added up), grouped by category in the order of
+    BOM_CATEGORIES.
+
+    quantity = installed + spares, where spares apply to network, optics and cables;
     extended_price_usd = quantity x unit_price_usd; a quoted price replaces the list price.
     """
-    quantities: dict[tuple[str, str], int] = {}
+    installed: dict[tuple[str, str], int] = {}
     for count in part_counts:
         if count.quantity > 0:
             key = (count.category, count.sku)
-            quantities[key] = quantities.get(key, 0) + count.quantity
+            installed[key] = installed.get(key, 0) + count.quantity
+    ordered = sorted(installed, key=lambda key: BOM_CATEGORIES.index(key[0]))
     lines = []
-    for (category, sku), quantity in quantities.items():
+    for category, sku in ordered:
         part = catalog.part(sku)
+        spare_count = spares_quantity(installed[category, sku], getattr(spares, category, 0.0))
+        quantity = installed[category, sku] + spare_count
         quoted = sku in prices
         unit_price_usd = prices[sku] if quoted else part.price_usd
         lines.append(
@@ -53,9 +71,17 @@ def bom_lines(
                 sku=sku,
                 description=part.name,
                 quantity=quantity,
+                spares=spare_count,
                 unit_price_usd=unit_price_usd,
                 extended_price_usd=quantity * unit_price_usd,
                 price_source="quote" if quoted else "catalog",
             )
         )
     return tuple(lines)
+
+
+def bom_totals_by_category_usd(lines: tuple[BomLine, ...]) -> dict[str, float]:
+    totals: dict[str, float] = {}
+    for line in lines:
+        totals[line.category] = totals.get(line.category, 0.0) + line.extended_price_usd
+    return totals

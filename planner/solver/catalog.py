@@ -7,6 +7,7 @@ from fabric.solver.parts import CableSpec, SwitchSpec, TransceiverSpec
 from planner.solver.errors import FieldError, ScenarioError, join_path
 from planner.solver.parts import PartSpec, SystemSpec
 from planner.solver.scenario import ScenarioSpec
+from power.solver.cooling_plant import facility_unit_references
 from power.solver.parts import CoolingTypeSpec, CoolingUnitSpec, PduSpec, RackTypeSpec
 from storage.solver.parts import StorageSystemSpec
 
@@ -49,10 +50,19 @@ def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
 
     check("compute.system", scenario.compute.system, catalog.systems, "system")
     check("racks.cooling", scenario.racks.cooling, catalog.cooling_types, "cooling type")
+    check("racks.rack_type", scenario.racks.rack_type, catalog.rack_types, "rack type")
+    check("racks.network_rack_type", scenario.racks.network_rack_type, catalog.rack_types, "rack type")
+    check("racks.pdu", scenario.racks.pdu, catalog.pdus, "PDU")
+    for path, slug, kinds, label in facility_unit_references(scenario.facility):
+        check(path, slug, {unit.slug: unit for unit in catalog.cooling_units.values() if unit.kind in kinds}, label)
     for name in ("compute", "storage", "inband", "oob"):
         fabric = getattr(scenario.fabrics, name)
         if fabric is not None:
             check(f"fabrics.{name}.switch", fabric.switch, catalog.switches, "switch")
+            if fabric.spine_switch is not None:
+                check(f"fabrics.{name}.spine_switch", fabric.spine_switch, catalog.switches, "switch")
+    for index, tier in enumerate(scenario.storage.tiers):
+        check(f"storage.tiers[{index}].system", tier.system, catalog.storage_systems, "storage system")
     for slug in scenario.prices:
         if catalog.part(slug) is None:
             errors.append(FieldError(join_path("prices", slug), f"no part has the slug '{slug}'"))

@@ -5,8 +5,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.solver.bom import BomLine
+from fabric.solver.results import FabricResult
 from planner.solver.compute import ComputeResult
+from planner.solver.reliability import ReliabilityResult
+from planner.solver.workload import WorkloadResult
+from power.solver.facility import PowerResult
 from power.solver.rack_packing import RacksResult
+from storage.solver.tiers import StorageResult
 
 PLAN_DECIMALS = 6
 
@@ -16,6 +21,11 @@ class Plan:
     name: str
     compute: ComputeResult
     racks: RacksResult
+    fabrics: dict[str, FabricResult] | None = None
+    power: PowerResult | None = None
+    workload: WorkloadResult | None = None
+    storage: StorageResult | None = None
+    reliability: ReliabilityResult | None = None
     bom: tuple[BomLine, ...] = ()
     warnings: tuple[str, ...] = ()
 
@@ -30,7 +40,11 @@ class Plan:
 
 def _plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value):
-        return {field.name: _plain(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        # A field may name its key in the plan (`from` is a Python keyword: LinkResult.from_).
+        return {
+            field.metadata.get("plan_key", field.name): _plain(getattr(value, field.name))
+            for field in dataclasses.fields(value)
+        }
     if isinstance(value, dict):
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -7,6 +7,14 @@ from planner.solver.parts import PartSpec
 from planner.solver.schema import spec_field
 
 CoolingName = Literal["air", "rear_door", "direct_liquid", "immersion"]
+PowerFeeds = Literal["a_b", "single"]
+"""a_b: two independent feeds (A and B), each sized to carry the whole rack; single: one feed."""
+Redundancy = Literal["N", "N+1", "2N"]
+"""N: just enough units; N+1: one spare unit; 2N: a second, complete set."""
+Climate = Literal["cool", "temperate", "hot"]
+"""How many hours of the year outdoor air (or water) cools without compressors: many, some, few."""
+NetworkPlacement = Literal["middle_of_row", "end_of_row", "central_rows"]
+"""Where network racks stand on the floor."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,12 +1,35 @@
-"""Rack packing of compute systems: how many fit in one rack, and how many racks they fill."""
+"""Rack packing of compute systems: how many fit in one rack, and how many racks they fill.
+
+A compute rack holds systems and, when the fabric puts them there, switches (top-of-rack
+leaves, management switches) that take their rack units, power and weight first. PDUs that are
+not 0U take rack units too. `pack_racks` adds the network, storage and management racks
+(`support_racks`), describes every kind of rack (`rack_loads`) and lays them out (`floor`).
+"""
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from planner.solver.errors import FieldError, InfeasibleError
+from fabric.solver.interfaces import SwitchGroup
+from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
 from planner.solver.parts import SystemSpec
-from planner.solver.scenario import RacksSpec
-from power.solver.parts import CoolingTypeSpec
+from planner.solver.scenario import FacilitySpec, RacksSpec
+from power.solver.floor import FloorResult, RackBlock, lay_out_floor
+from power.solver.parts import CoolingTypeSpec, PduSpec, RackTypeSpec
+from power.solver.pdu import rack_pdus
+from power.solver.rack_loads import RackGroup, RackGroupResult, RackItem, describe_rack_group
+from power.solver.support_racks import (
+    Equipment,
+    management_equipment,
+    pack_equipment,
+    storage_equipment,
+    support_cooling,
+    switch_equipment,
+)
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
 
 # Guards floor() against binary fractions: 4 x 10.2 kW must fit a 40.8 kW budget.
 _FIT_TOLERANCE = 1e-9
@@ -23,31 +46,63 @@ class RacksResult:
     """Systems one rack could hold under each limit alone, keyed by the field that sets it."""
     nodes_in_last_rack: int
     compute_rack_it_kw: float
-    """IT power of a full compute rack."""
+    """IT power of a full compute rack, its in-rack switches included."""
     compute_rack_units_used: int
     """Rack units the systems of a full rack take."""
+    network: int = 0
+    """Racks of switches that do not sit with the systems (spines, cores, rail leaves)."""
+    storage: int = 0
+    management: int = 0
+    total: int = 0
+    rows: int = 0
+    switches_per_compute_rack: int = 0
+    """Switches reserved in each compute rack (rack units, power and weight)."""
+    per_rack: tuple[RackGroupResult, ...] = ()
+    """Identical racks grouped: what one holds, draws, weighs and needs, and how many there are."""
+    floor: FloorResult | None = None
 
 
 def whole_units_within(capacity: float, unit_size: float) -> int:
     """How many whole units of `unit_size` fit in `capacity`: floor(capacity / unit_size)."""
+    if capacity <= 0:
+        return 0
     return math.floor(capacity / unit_size + _FIT_TOLERANCE)
 
 
-def compute_nodes_per_rack_limits(
-    system: SystemSpec, racks: RacksSpec, cooling: CoolingTypeSpec
-) -> dict[str, int]:
-    """Systems per rack allowed by each limit on its own.
+@dataclass(frozen=True)
+class InRackLoad:
+    """What one compute rack holds besides its systems: switches and other reserved space."""
 
-    - power budget: floor(power_budget_kw / system power_kw)
-    - cooling: floor(cooling max_rack_kw / system power_kw), the kW one rack's cooling removes
-    - usable U: floor(usable_u / system rack_units); a rack-scale system is its own rack, one per rack
+    units: int = 0
+    power_kw: float = 0.0
+    weight_kg: float = 0.0
+    switches: int = 0
+
+
+def compute_nodes_per_rack_limits(
+    system: SystemSpec,
+    racks: RacksSpec,
+    cooling: CoolingTypeSpec,
+    in_rack: InRackLoad = InRackLoad(),
+    max_weight_kg: float | None = None,
+) -> dict[str, int]:
+    """Systems per rack allowed by each limit on its own, after the rack's other equipment.
+
+    - power budget: floor((power_budget_kw - in-rack kW) / system power_kw)
+    - cooling: floor((cooling max_rack_kw - in-rack kW) / system power_kw), the kW one rack's
+      cooling removes
+    - usable U: floor((usable_u - in-rack U) / system rack_units); a rack-scale system is its
+      own rack, one per rack
+    - weight: floor((max_weight_kg - in-rack kg) / system weight_kg), when a limit applies
     - the architect's max_nodes_per_rack, when given
     """
     limits = {"compute.system": 1} if system.rack_scale else {}
-    limits["racks.power_budget_kw"] = whole_units_within(racks.power_budget_kw, system.power_kw)
-    limits["racks.cooling"] = whole_units_within(cooling.max_rack_kw, system.power_kw)
+    limits["racks.power_budget_kw"] = whole_units_within(racks.power_budget_kw - in_rack.power_kw, system.power_kw)
+    limits["racks.cooling"] = whole_units_within(cooling.max_rack_kw - in_rack.power_kw, system.power_kw)
     if not system.rack_scale:
-        limits["racks.usable_u"] = whole_units_within(racks.usable_u, system.rack_units)
+        limits["racks.usable_u"] = whole_units_within(racks.usable_u - in_rack.units, system.rack_units)
+    if max_weight_kg is not None:
+        limits["racks.max_weight_kg"] = whole_units_within(max_weight_kg - in_rack.weight_kg, system.weight_kg)
     if racks.max_nodes_per_rack is not None:
         limits["racks.max_nodes_per_rack"] = racks.max_nodes_per_rack
     if system.liquid_cooling_required and cooling.liquid_fraction == 0:
@@ -55,21 +110,40 @@ def compute_nodes_per_rack_limits(
     return limits
 
 
+def compute_rack_weight_limit_kg(
+    system: SystemSpec, racks: RacksSpec, rack_type: RackTypeSpec | None
+) -> float | None:
+    """The equipment weight one compute rack may hold [kg]: the architect's limit, else the
+    enclosure's static load rating. A rack-scale system brings its own frame: only the
+    architect's limit applies to it."""
+    if racks.max_weight_kg is not None:
+        return racks.max_weight_kg
+    if rack_type is None or system.rack_scale:
+        return None
+    return rack_type.static_load_kg
+
+
 def pack_compute_racks(
     total_nodes: int,
     system: SystemSpec,
     racks: RacksSpec,
     cooling_types: dict[str, CoolingTypeSpec],
+    *,
+    in_rack: InRackLoad = InRackLoad(),
+    rack_type: RackTypeSpec | None = None,
+    pdu: PduSpec | None = None,
 ) -> RacksResult:
     """Racks for `total_nodes` systems, each rack filled to the tightest of its limits.
 
-    racks = ceil(total_nodes / nodes_per_rack), nodes_per_rack = min(limits). Raises
+    racks = ceil(total_nodes / nodes_per_rack), nodes_per_rack = min(limits). PDUs that take
+    rack units lower nodes_per_rack further until systems and PDUs fit the usable U. Raises
     `InfeasibleError` naming each limit that cannot hold even one system.
     """
     cooling = cooling_types[racks.cooling]
-    limits = compute_nodes_per_rack_limits(system, racks, cooling)
+    max_weight_kg = compute_rack_weight_limit_kg(system, racks, rack_type)
+    limits = compute_nodes_per_rack_limits(system, racks, cooling, in_rack, max_weight_kg)
     blocked = [
-        FieldError(path, _no_fit_message(path, system, racks, cooling, cooling_types))
+        FieldError(path, _no_fit_message(path, system, racks, cooling, cooling_types, in_rack, max_weight_kg))
         for path, count in limits.items()
         if count < 1
     ]
@@ -77,6 +151,16 @@ def pack_compute_racks(
         raise InfeasibleError(blocked)
     limited_by = min(limits, key=limits.get)
     nodes_per_rack = limits[limited_by]
+    if pdu is not None and pdu.rack_units and not system.rack_scale:
+        while nodes_per_rack > 0 and not _fits_with_pdus(nodes_per_rack, system, racks, in_rack, pdu):
+            nodes_per_rack -= 1
+            limited_by = "racks.usable_u"
+        limits["racks.usable_u"] = min(limits["racks.usable_u"], nodes_per_rack)
+        if nodes_per_rack < 1:
+            raise InfeasibleError.at(
+                "racks.usable_u",
+                f"one {system.name} and its PDUs take more than the {racks.usable_u} U available",
+            )
     rack_count = math.ceil(total_nodes / nodes_per_rack)
     return RacksResult(
         compute=rack_count,
@@ -84,9 +168,197 @@ def pack_compute_racks(
         limited_by=limited_by,
         nodes_per_rack_by_limit=limits,
         nodes_in_last_rack=total_nodes - (rack_count - 1) * nodes_per_rack,
-        compute_rack_it_kw=nodes_per_rack * system.power_kw,
+        compute_rack_it_kw=nodes_per_rack * system.power_kw + in_rack.power_kw,
         compute_rack_units_used=nodes_per_rack * system.rack_units,
+        total=rack_count,
+        switches_per_compute_rack=in_rack.switches,
     )
+
+
+def _fits_with_pdus(nodes: int, system: SystemSpec, racks: RacksSpec, in_rack: InRackLoad, pdu: PduSpec) -> bool:
+    rack_kw = nodes * system.power_kw + in_rack.power_kw
+    pdus = rack_pdus(rack_kw, pdu, racks.power_feeds, racks.pdus_per_rack).pdus
+    return nodes * system.rack_units + in_rack.units + pdus * pdu.rack_units <= racks.usable_u
+
+
+def _in_rack_load(per_rack: dict[str, int], equipment: dict[str, Equipment], reserved_u: int) -> InRackLoad:
+    return InRackLoad(
+        units=reserved_u + sum(count * equipment[slug].rack_units for slug, count in per_rack.items()),
+        power_kw=sum(count * equipment[slug].power_kw for slug, count in per_rack.items()),
+        weight_kg=sum(count * equipment[slug].weight_kg for slug, count in per_rack.items()),
+        switches=sum(per_rack.values()),
+    )
+
+
+def pack_compute_racks_with_switches(
+    total_nodes: int,
+    system: SystemSpec,
+    racks: RacksSpec,
+    catalog: "CatalogSnapshot",
+    switch_totals: dict[str, int],
+    equipment: dict[str, Equipment],
+    reserved_u: int = 0,
+) -> RacksResult:
+    """Compute racks when `switch_totals` (slug -> count over the whole cluster) share them.
+
+    Each rack reserves ceil(count / racks) of every switch model. More switches per rack leave
+    room for fewer systems, hence more racks and fewer switches per rack: starting from none,
+    the reservation grows until it covers what the racks it gives need (a few rounds at most).
+    """
+    rack_type = catalog.rack_types.get(racks.rack_type)
+    pdu = catalog.pdus.get(racks.pdu)
+    per_rack: dict[str, int] = {}
+    while True:
+        result = pack_compute_racks(
+            total_nodes, system, racks, catalog.cooling_types,
+            in_rack=_in_rack_load(per_rack, equipment, reserved_u), rack_type=rack_type, pdu=pdu,
+        )
+        needed = {slug: math.ceil(count / result.compute) for slug, count in switch_totals.items()}
+        if all(needed[slug] <= per_rack.get(slug, 0) for slug in needed):
+            return result
+        per_rack = {slug: max(needed[slug], per_rack.get(slug, 0)) for slug in needed}
+
+
+def compute_rack_groups(
+    result: RacksResult, system: SystemSpec, racks: RacksSpec, switch_totals: dict[str, int],
+    equipment: dict[str, Equipment],
+) -> list[RackGroup]:
+    """The compute racks as groups of identical racks.
+
+    A switch model with S switches over R racks puts ceil(S / R) in the first S mod R racks and
+    floor(S / R) in the others; the last rack may hold fewer systems. Cutting the racks at those
+    boundaries gives at most (switch models + 2) groups, whatever the cluster size.
+    """
+    rack_count = result.compute
+    partial = result.nodes_in_last_rack < result.nodes_per_rack
+    cuts = {0, rack_count} | {count % rack_count for count in switch_totals.values()}
+    if partial:
+        cuts.add(rack_count - 1)
+    cuts = sorted(cut for cut in cuts if 0 <= cut <= rack_count)
+    rack_type = system.slug if system.rack_scale else racks.rack_type
+    usable_u = system.rack_units if system.rack_scale else racks.usable_u
+    groups = []
+    for start, end in zip(cuts, cuts[1:]):
+        nodes = result.nodes_in_last_rack if partial and start == rack_count - 1 else result.nodes_per_rack
+        items = [RackItem(system.slug, nodes)]
+        for slug, count in switch_totals.items():
+            in_rack = count // rack_count + (1 if start < count % rack_count else 0)
+            if in_rack:
+                items.append(RackItem(slug, in_rack))
+        units = nodes * system.rack_units + sum(item.count * equipment[item.slug].rack_units for item in items[1:])
+        groups.append(
+            RackGroup(
+                kind="compute",
+                count=end - start,
+                rack_type=rack_type,
+                contents=tuple(items),
+                units_used=min(units, usable_u) if system.rack_scale else units,
+                usable_u=usable_u,
+                it_kw=nodes * system.power_kw + sum(i.count * equipment[i.slug].power_kw for i in items[1:]),
+                equipment_weight_kg=nodes * system.weight_kg
+                + sum(i.count * equipment[i.slug].weight_kg for i in items[1:]),
+                rack_scale=system.rack_scale,
+            )
+        )
+    return groups
+
+
+def pack_racks(
+    total_nodes: int,
+    system: SystemSpec,
+    racks: RacksSpec,
+    catalog: "CatalogSnapshot",
+    *,
+    switch_groups: Sequence[SwitchGroup] = (),
+    storage_systems: Sequence[tuple[str, int]] = (),
+    optics_kw: float = 0.0,
+    facility: FacilitySpec = FacilitySpec(),
+    reserved_u_per_compute_rack: int = 0,
+) -> RacksResult:
+    """Every rack of the cluster: compute, network, storage and management, described and laid out.
+
+    - `switch_groups` come from the fabric engine (an empty list when there are no fabrics);
+      their placement says whether they sit in compute, network or storage racks.
+    - `storage_systems` are (catalog slug, count) pairs from storage sizing.
+    - `optics_kw` is the power of all optical modules; it is shared evenly over the switches.
+    - `reserved_u_per_compute_rack`: rack units taken in every compute rack by equipment
+      other than systems and switches (e.g. an in-rack CDU).
+    """
+    equipment = switch_equipment(switch_groups, catalog, optics_kw)
+    in_compute = _switch_totals(switch_groups, "compute_rack")
+    result = pack_compute_racks_with_switches(
+        total_nodes, system, racks, catalog, in_compute, equipment, reserved_u_per_compute_rack
+    )
+    groups = compute_rack_groups(result, system, racks, in_compute, equipment)
+
+    aux_cooling = support_cooling(racks.cooling, catalog.cooling_types)
+    network_type = catalog.rack_types[racks.network_rack_type]
+    support_type = catalog.rack_types[racks.rack_type]
+    network_u = network_type.usable_u - racks.network_reserved_u
+    if network_u < 1:
+        raise ScenarioError.at(
+            "racks.network_reserved_u",
+            f"leaves no room in a {network_type.usable_u} U {network_type.name}: keep it below {network_type.usable_u}",
+        )
+    for fabric in dict.fromkeys(group.fabric for group in switch_groups if group.placement == "network_rack"):
+        totals = _switch_totals(switch_groups, "network_rack", fabric)
+        groups += pack_equipment(
+            "network", [(equipment[slug], count) for slug, count in totals.items()], network_type,
+            network_u, racks.support_power_budget_kw, aux_cooling, racks.network_rack_type,
+            fabric=fabric, field_path=f"fabrics.{fabric}.switch",
+        )
+    stored = storage_equipment(storage_systems, catalog)
+    stored += [(equipment[slug], count) for slug, count in _switch_totals(switch_groups, "storage_rack").items()]
+    groups += pack_equipment(
+        "storage", stored, support_type, support_type.usable_u, racks.support_power_budget_kw,
+        aux_cooling, racks.rack_type, field_path="storage",
+    )
+    groups += pack_equipment(
+        "management", management_equipment(racks), support_type, support_type.usable_u,
+        racks.support_power_budget_kw, aux_cooling, racks.rack_type, field_path="racks.management_servers",
+    )
+
+    described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups)
+    floor = lay_out_floor(_floor_blocks(described, catalog, system), racks)
+    counts = {kind: sum(group.count for group in described if group.kind == kind)
+              for kind in ("compute", "network", "storage", "management")}
+    return replace(
+        result,
+        network=counts["network"],
+        storage=counts["storage"],
+        management=counts["management"],
+        total=sum(counts.values()),
+        rows=floor.row_count,
+        per_rack=described,
+        floor=floor,
+    )
+
+
+def _switch_totals(switch_groups: Sequence[SwitchGroup], placement: str, fabric: str | None = None) -> dict[str, int]:
+    totals: dict[str, int] = {}
+    for group in switch_groups:
+        if group.placement == placement and (fabric is None or group.fabric == fabric) and group.count > 0:
+            totals[group.switch] = totals.get(group.switch, 0) + group.count
+    return totals
+
+
+def _floor_blocks(groups: Sequence[RackGroupResult], catalog: "CatalogSnapshot", system: SystemSpec) -> list[RackBlock]:
+    blocks = []
+    for group in groups:
+        rack_type = catalog.rack_types.get(group.rack_type)
+        if rack_type is not None:
+            width_m, depth_m = rack_type.width_mm / 1_000, rack_type.depth_mm / 1_000
+        else:
+            # A rack-scale system is its own rack: the ORv3 / MGX footprint of GB200 NVL72.
+            width_m, depth_m = RACK_SCALE_WIDTH_M, RACK_SCALE_DEPTH_M
+        blocks.append(RackBlock(group.kind, group.count, width_m, depth_m, group.weight_kg))
+    return blocks
+
+
+RACK_SCALE_WIDTH_M = 0.6
+RACK_SCALE_DEPTH_M = 1.068
+"""Footprint of a rack-scale system's own rack (GB200 NVL72 MGX rack: 600 x 1,068 mm, see the
+orv3-48ou rack type)."""
 
 
 def _no_fit_message(
@@ -95,22 +367,32 @@ def _no_fit_message(
     racks: RacksSpec,
     cooling: CoolingTypeSpec,
     cooling_types: dict[str, CoolingTypeSpec],
+    in_rack: InRackLoad = InRackLoad(),
+    max_weight_kg: float | None = None,
 ) -> str:
+    switches = f" besides its {in_rack.switches} switches" if in_rack.switches else ""
     if path == "racks.power_budget_kw":
+        needed = system.power_kw + in_rack.power_kw
         return (
             f"one {system.name} draws {system.power_kw:g} kW, more than the "
-            f"{racks.power_budget_kw:g} kW rack budget: raise the budget to at least "
-            f"{system.power_kw:g} kW"
+            f"{racks.power_budget_kw:g} kW rack budget{switches}: raise the budget to at least "
+            f"{needed:g} kW"
         )
     if path == "racks.usable_u":
         return (
-            f"one {system.name} takes {system.rack_units} U, more than the {racks.usable_u} U "
-            f"available: allow at least {system.rack_units} U"
+            f"one {system.name} takes {system.rack_units} U, more than the "
+            f"{racks.usable_u - in_rack.units} U available{switches}: allow at least "
+            f"{system.rack_units + in_rack.units} U"
+        )
+    if path == "racks.max_weight_kg":
+        return (
+            f"one {system.name} weighs {system.weight_kg:g} kg, more than the {max_weight_kg:g} kg "
+            f"a rack may hold{switches}: allow at least {system.weight_kg + in_rack.weight_kg:g} kg"
         )
     workable = sorted(
         name
         for name, option in cooling_types.items()
-        if option.max_rack_kw >= system.power_kw
+        if option.max_rack_kw >= system.power_kw + in_rack.power_kw
         and (option.liquid_fraction > 0 or not system.liquid_cooling_required)
     )
     choose = f": choose {' or '.join(workable)}" if workable else ""
@@ -120,3 +402,4 @@ def _no_fit_message(
         f"{racks.cooling} cooling removes at most {cooling.max_rack_kw:g} kW per rack and one "
         f"{system.name} draws {system.power_kw:g} kW{choose}"
     )
+

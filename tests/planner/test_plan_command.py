@@ -43,8 +43,8 @@ def test_writes_the_plan_to_a_file(capsys, tmp_path):
         ("name: x\ncompute: {system: dgx-h100, gpus: 0}\n", ".yaml",
          ["compute.gpus: must be a positive whole number"]),
         ("name: x\ncompute: {system: dgx-h100, gpus: 8, nodes: 1}\nextra: 1\n", ".yaml",
-         ["extra: unknown key; expected one of: name, compute, racks, fabrics, storage, facility, "
-          "finance, components, prices", "compute.gpus: give either gpus or nodes, not both"]),
+         ["extra: unknown key; expected one of: name, compute, workload, racks, fabrics, storage, "
+          "reliability, facility, finance, components, prices", "compute.gpus: give either gpus or nodes, not both"]),
         ('{"name": "x",', ".json",
          ["document: is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 14"]),
         ("name: x\ncompute: {system: dgx-h100, nodes: 1}\nracks: {power_budget_kw: 9}\n", ".yml",
@@ -58,6 +58,16 @@ def test_bad_scenarios_exit_2_with_one_line_per_field(capsys, tmp_path, text, su
     code, out, err = run_plan(capsys, scenario)
     assert (code, out) == (2, "")
     assert sorted(err.splitlines()) == sorted(lines)
+
+
+def test_csv_and_xlsx_formats(capsys, tmp_path):
+    scenario = ROOT / "examples" / "dgx-h100-4su.yaml"
+    code, out, _ = run_plan(capsys, scenario, "--format", "csv")
+    assert code == 0 and out.splitlines()[0].startswith("category,sku,")
+    code, _, err = run_plan(capsys, scenario, "--format", "xlsx")
+    assert (code, err.strip()) == (2, "--output: an xlsx workbook is binary: name the file to write")
+    code, _, _ = run_plan(capsys, scenario, "--format", "xlsx", "--output", tmp_path / "plan.xlsx")
+    assert code == 0 and (tmp_path / "plan.xlsx").read_bytes()[:2] == b"PK"
 
 
 def test_a_missing_file_exits_2(capsys, tmp_path):

@@ -24,7 +24,7 @@ def test_nvidia_ra_h100_four_units_compute_and_racks(catalog):
 
 def test_sections_not_computed_are_absent(catalog):
     plan = plan_scenario(NVIDIA_RA_H100_4SU, catalog).to_dict()
-    assert set(plan) == {"name", "compute", "racks", "bom", "warnings"}
+    assert set(plan) == {"name", "compute", "racks", "fabrics", "power", "bom", "warnings"}
 
 
 def test_bad_document_raises_scenario_error(catalog):
@@ -58,9 +58,9 @@ def test_an_inline_system_plans_like_a_catalog_one(catalog):
 
 def test_bom_prices_systems_from_the_catalog_or_a_quote(catalog):
     list_price = catalog.systems["dgx-h100"].price_usd
-    [line] = plan_scenario(NVIDIA_RA_H100_4SU, catalog).bom
+    [line] = [line for line in plan_scenario(NVIDIA_RA_H100_4SU, catalog).bom if line.category == "compute"]
     assert (line.category, line.sku, line.quantity, line.price_source) == ("compute", "dgx-h100", 128, "catalog")
     assert line.extended_price_usd == pytest.approx(128 * list_price)
     quoted = plan_scenario({**NVIDIA_RA_H100_4SU, "prices": {"dgx-h100": 250_000}}, catalog)
-    [line] = quoted.bom
+    [line] = [line for line in quoted.bom if line.category == "compute"]
     assert (line.unit_price_usd, line.extended_price_usd, line.price_source) == (250_000, 32_000_000, "quote")

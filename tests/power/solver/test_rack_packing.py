@@ -1,11 +1,15 @@
-"""Rack packing of compute systems: published cases and a hand calculation per limit."""
+"""Rack packing: published cases and a hand calculation per limit, in-rack switches and PDUs."""
+
+from dataclasses import replace
 
 import pytest
 
-from planner.solver.errors import InfeasibleError
+from fabric.solver.interfaces import SwitchGroup
+from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.parts import SystemSpec
 from planner.solver.scenario import RacksSpec
-from power.solver.rack_packing import pack_compute_racks, whole_units_within
+from power.solver.parts import PduSpec
+from power.solver.rack_packing import pack_compute_racks, pack_racks, whole_units_within
 
 
 def server(power_kw=10.0, rack_units=8, **extra) -> SystemSpec:
@@ -102,3 +106,91 @@ def test_liquid_only_system_on_air(catalog):
         catalog.systems["gb200-nvl72"], RacksSpec(power_budget_kw=140), catalog
     )
     assert "needs liquid cooling" in errors["racks.cooling"][0]
+
+
+# --- In-rack switches, PDUs that take rack units, weight, and every kind of rack -------------
+
+
+
+def test_weight_limit_binds(catalog):
+    # power 41 / 1 = 41; U 42 / 2 = 21; air 45 / 1 = 45; weight 700 / 200 = 3 -> 3 per rack
+    result = pack_compute_racks(
+        10,
+        SystemSpec(slug="heavy", name="Heavy server", price_usd=1.0, gpus=8, power_kw=1, rack_units=2, weight_kg=200),
+        RacksSpec(max_weight_kg=700), catalog.cooling_types,
+    )
+    assert (result.nodes_per_rack, result.limited_by, result.compute) == (3, "racks.max_weight_kg", 4)
+
+
+def test_the_rack_types_static_load_is_the_default_weight_limit(catalog):
+    light = SystemSpec(slug="l", name="Light server", price_usd=1.0, gpus=1, power_kw=0.5, rack_units=1, weight_kg=100)
+    result = pack_compute_racks(
+        100, light, RacksSpec(), catalog.cooling_types, rack_type=catalog.rack_types["rack-42u-600"]
+    )
+    # power 41 / 0.5 = 82; U 42; air 45 / 0.5 = 90; weight 1,363 kg / 100 kg = 13 -> 13 per rack
+    assert (result.nodes_per_rack, result.limited_by) == (13, "racks.max_weight_kg")
+
+
+def test_weight_limit_below_one_node(catalog):
+    errors = infeasible(server(), RacksSpec(max_weight_kg=50), catalog)
+    assert errors == {"racks.max_weight_kg": [
+        "one Test server weighs 100 kg, more than the 50 kg a rack may hold: allow at least 100 kg"
+    ]}
+
+
+def test_pdus_that_take_rack_units(catalog):
+    pdu_1u = PduSpec(slug="pdu-1u", name="1U PDU", price_usd=1, voltage_v=415, current_a=60,
+                     continuous_derating=0.8, outlets=24, rack_units=1)
+    # 8 U, 10 kW servers in 34 U at 41 kW: power allows 4, U allows floor(34 / 8) = 4.
+    # 4 servers = 40 kW need 2 PDUs per feed = 4 x 1 U: 32 + 4 = 36 U > 34 U.
+    # 3 servers = 30 kW need 1 PDU per feed = 2 U: 24 + 2 = 26 U <= 34 U -> 3 per rack.
+    result = pack_compute_racks(9, server(), RacksSpec(usable_u=34), catalog.cooling_types, pdu=pdu_1u)
+    assert (result.nodes_per_rack, result.limited_by, result.compute) == (3, "racks.usable_u", 3)
+
+
+def test_top_of_rack_switches_take_units_power_and_weight(catalog):
+    system = SystemSpec(slug="s4u", name="4U server", price_usd=1.0, gpus=8, power_kw=2, rack_units=4, weight_kg=60)
+    catalog = replace(catalog, systems={**catalog.systems, "s4u": system})
+    leaves = [SwitchGroup("compute", "leaf", "qm9700", 20, "compute_rack")]
+    result = pack_racks(100, system, RacksSpec(usable_u=41, power_budget_kw=100), catalog, switch_groups=leaves)
+    # Round 1, no switches: floor(41 / 4) = 10 per rack -> 10 racks -> ceil(20 / 10) = 2 leaves per rack.
+    # Round 2, 2 x 1 U leaves: floor((41 - 2) / 4) = 9 per rack -> ceil(100 / 9) = 12 racks,
+    # ceil(20 / 12) = 2 leaves per rack still cover them: done.
+    assert (result.compute, result.nodes_per_rack, result.limited_by) == (12, 9, "racks.usable_u")
+    assert result.switches_per_compute_rack == 2
+    # 20 leaves over 12 racks: 20 mod 12 = 8 racks hold 2, the other 4 hold 1; the last rack
+    # holds 100 - 11 x 9 = 1 server.
+    groups = [(g.count, {item.slug: item.count for item in g.contents}) for g in result.per_rack if g.kind == "compute"]
+    assert groups == [(8, {"s4u": 9, "qm9700": 2}), (3, {"s4u": 9, "qm9700": 1}), (1, {"s4u": 1, "qm9700": 1})]
+    full = result.per_rack[0]
+    assert full.it_kw == pytest.approx(9 * 2 + 2 * 0.75)  # 18 kW of servers + 2 x 750 W leaves
+    assert full.units_used == 9 * 4 + 2
+    assert sum(g.count * g.contents[1].count for g in result.per_rack if g.kind == "compute") == 20
+
+
+def test_an_oob_switch_per_rack_can_push_a_node_out(catalog):
+    """8 SN2201 (100 W) for 128 DGX H100 at a 40.85 kW budget: 4 x 10.2 + 0.1 = 40.9 kW > 40.85,
+    so a rack with a switch holds 3: 43 racks, the first 8 with a switch, 2 systems in the last."""
+    oob = [SwitchGroup("oob", "leaf", "sn2201", 8, "compute_rack")]
+    result = pack_racks(128, catalog.systems["dgx-h100"], RacksSpec(power_budget_kw=40.85), catalog, switch_groups=oob)
+    assert (result.compute, result.nodes_per_rack, result.nodes_in_last_rack) == (43, 3, 2)
+    compute = [(g.count, g.contents) for g in result.per_rack if g.kind == "compute"]
+    assert [count for count, _ in compute] == [8, 34, 1]
+    assert compute[0][1][1].slug == "sn2201" and len(compute[1][1]) == 1
+
+
+def test_rack_scale_system_brings_its_own_rack(catalog):
+    result = pack_racks(
+        8, catalog.systems["gb200-nvl72"], RacksSpec(power_budget_kw=140, cooling="direct_liquid"), catalog
+    )
+    [compute] = [group for group in result.per_rack if group.kind == "compute"]
+    assert (compute.count, compute.rack_type, compute.weight_kg) == (8, "gb200-nvl72", 1360)
+    # 132 kW: 80 % by cold plates (105.6 kW), 20 % by air (26.4 kW); 105.6 x 60 / (4.186 x 10) L/min
+    assert (compute.liquid_kw, compute.air_kw) == (pytest.approx(105.6), pytest.approx(26.4))
+    assert compute.liquid_flow_l_per_min == pytest.approx(105.6 * 60 / 41.86)
+
+
+def test_network_reserved_u_must_leave_room(catalog):
+    with pytest.raises(ScenarioError) as caught:
+        pack_racks(8, catalog.systems["dgx-h100"], RacksSpec(network_reserved_u=52), catalog)
+    assert list(caught.value.as_dict()) == ["racks.network_reserved_u"]

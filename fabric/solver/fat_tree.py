@@ -1,0 +1,237 @@
+"""Fat-tree (folded Clos) layout of one plane: leaves by placement, then as few tiers as reach.
+
+`tiers: auto` picks one switch when every endpoint link fits its ports, else two tiers when the
+leaves fit the spines' reach, else three; forcing two tiers beyond their reach is an error that
+says the limit and what would fit.
+"""
+
+import math
+
+from fabric.solver.clos import (
+    ClosCounts,
+    max_switch_hops,
+    single_switch_counts,
+    three_tier_counts,
+    three_tier_max_leaves,
+    two_tier_counts,
+    two_tier_max_leaves,
+)
+from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout, TierLayout, switch_end, uplink_end
+from fabric.solver.leaves import LeafCount, rail_optimized_leaf_count, top_of_rack_leaf_count
+from fabric.solver.ports import SwitchPorts, port_split_ways, switch_ports
+from planner.solver.errors import InfeasibleError, ScenarioError
+
+
+def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role: str = "leaf") -> PlaneLayout:
+    """Switches and links of one plane of a fat tree over the context's endpoints.
+
+    `rails` overrides the rail count (rail-only builds each rail as a fat tree of one rail).
+    """
+    spec, switch = context.spec, context.switch
+    link_gbps = context.link_gbps
+    total_links = context.endpoint_links
+    single = switch_ports(switch, link_gbps, spec.oversubscription.leaf, has_uplinks=False)
+    if spec.tiers == "auto" and total_links <= single.down_links:
+        counts = single_switch_counts()
+        leaves = LeafCount(1, 0, 1, 1, total_links, context.endpoints[0].count, 0)
+        if spec.leaf_placement == "top_of_rack" and context.nodes_per_rack:
+            leaves = LeafCount(1, 1, 1, 1, total_links, context.endpoints[0].count, 1)
+        return _layout(context, counts, leaves, single, None, None, None, leaf_role)
+    leaf = switch_ports(switch, link_gbps, spec.oversubscription.leaf, has_uplinks=True)
+    if leaf.down_links < 1 or leaf.up_ports < 1:
+        raise InfeasibleError.at(context.path("switch"), _radix_message(context))
+    leaves = _leaf_count(context, leaf, rails)
+    spine_rate = leaf.up_link_gbps
+    spine_split = port_split_ways(context.spine_switch.port_gbps, spine_rate, context.spine_switch.split)
+    if spine_split == 0:
+        field = "spine_switch" if spec.spine_switch else "switch"
+        raise ScenarioError.at(
+            context.path(field),
+            f"leaf uplinks run at {spine_rate:g} Gb/s, faster than the {context.spine_switch.port_gbps:g} Gb/s "
+            f"ports of {context.spine_switch.slug}: set spine_switch to a switch with ports of at least "
+            f"{spine_rate:g} Gb/s{_suggest(context, spine_rate)}",
+        )
+    spine_two = switch_ports(context.spine_switch, spine_rate, 1.0, has_uplinks=False)
+    counts = None
+    if spec.tiers in ("auto", 2):
+        counts = two_tier_counts(leaves.leaves, leaf.up_ports, spine_two.down_links)
+        if counts is None and spec.tiers == 2:
+            reach = two_tier_max_leaves(spine_two.down_links, leaves.leaves_per_unit)
+            raise InfeasibleError.at(
+                context.path("tiers"),
+                f"two tiers of {switch.slug} reach at most {reach:,} leaves ({reach * leaf.down_links:,} "
+                f"endpoint links at {link_gbps:g} Gb/s); this fabric needs {leaves.leaves:,} leaves "
+                f"({total_links:,} links): set tiers to 3 or auto, raise the leaf oversubscription, or "
+                f"choose a switch with more ports",
+            )
+    if counts is not None:
+        return _layout(context, counts, leaves, leaf, spine_two, None, None, leaf_role)
+    spine = switch_ports(context.spine_switch, spine_rate, spec.oversubscription.spine, has_uplinks=True)
+    core = switch_ports(context.spine_switch, spine.up_link_gbps, 1.0, has_uplinks=False)
+    if spine.up_ports >= 1:
+        counts = three_tier_counts(
+            leaves.leaves, leaf.up_ports, spine.down_links, spine.up_ports, core.down_links,
+            leaves.leaves_per_unit,
+        )
+    if counts is None:
+        reach = three_tier_max_leaves(core.down_links, spine.down_links, leaves.leaves_per_unit)
+        raise InfeasibleError.at(
+            context.path("switch"),
+            f"three tiers of {switch.slug} reach at most {reach:,} leaves ({reach * leaf.down_links:,} "
+            f"endpoint links per plane); this fabric needs {leaves.leaves:,} leaves ({total_links:,} "
+            f"links): choose a switch with more ports, raise the oversubscription, or use topology "
+            f"dragonfly",
+        )
+    return _layout(context, counts, leaves, leaf, spine_two, spine, core, leaf_role)
+
+
+def _leaf_count(context: FabricContext, leaf: SwitchPorts, rails: int | None) -> LeafCount:
+    primary = context.endpoints[0]
+    if context.spec.leaf_placement == "top_of_rack" and rails is None:
+        if not context.nodes_per_rack:
+            raise ValueError("top-of-rack placement needs the systems per rack")
+        other = context.endpoint_links - primary.count * primary.ports_per_endpoint
+        return top_of_rack_leaf_count(
+            primary.count, primary.ports_per_endpoint, context.nodes_per_rack, other, leaf.down_links
+        )
+    return rail_optimized_leaf_count(
+        context.endpoint_links, rails if rails is not None else primary.ports_per_endpoint, leaf.down_links
+    )
+
+
+def _layout(
+    context: FabricContext,
+    counts: ClosCounts,
+    leaves: LeafCount,
+    leaf: SwitchPorts,
+    spine_two: SwitchPorts | None,
+    spine: SwitchPorts | None,
+    core: SwitchPorts | None,
+    leaf_role: str,
+) -> PlaneLayout:
+    spec, switch, spine_switch = context.spec, context.switch, context.spine_switch
+    lengths = spec.link_lengths
+    top_of_rack = spec.leaf_placement == "top_of_rack" and leaves.in_compute_racks > 0
+    placement = {"compute_rack": leaves.in_compute_racks, "network_rack": counts.leaves - leaves.in_compute_racks}
+    leaf_up_ports_used = counts.leaves * leaf.up_ports if counts.tiers > 1 else 0
+    tiers = [
+        TierLayout(
+            leaf_role, switch, counts.leaves, placement,
+            math.ceil(context.endpoint_links / leaf.split) + leaf_up_ports_used,
+            leaf.down_links, leaf.up_ports if counts.tiers > 1 else 0,
+        )
+    ]
+    segments = []
+    for index, group in enumerate(context.endpoints):
+        in_rack = top_of_rack and index == 0
+        segments.append(
+            SegmentLayout(
+                f"node-{leaf_role}", "node" if index == 0 else group.name, leaf_role,
+                group.count * group.ports_per_endpoint, group.port_gbps / spec.planes,
+                lengths.node_to_top_of_rack_m if in_rack else lengths.node_to_leaf_m,
+                PortEnd(group.port_gbps, spec.planes), switch_end(switch, leaf.split), lower_is_nic=True,
+            )
+        )
+    endpoint_gbps = context.endpoint_gbps
+    narrowest = endpoint_gbps
+    if counts.tiers >= 2:
+        spine_ports = spine if counts.tiers == 3 else spine_two
+        spine_up = spine.up_ports if counts.tiers == 3 else 0
+        tiers.append(
+            TierLayout(
+                "spine", spine_switch, counts.spines, {"network_rack": counts.spines},
+                math.ceil(counts.leaf_spine_links / spine_ports.split) + counts.spines * spine_up,
+                spine_ports.down_links, spine_up,
+            )
+        )
+        segments.append(
+            SegmentLayout(
+                f"{leaf_role}-spine", leaf_role, "spine", counts.leaf_spine_links, leaf.up_link_gbps,
+                lengths.leaf_to_spine_m, uplink_end(switch), switch_end(spine_switch, spine_ports.split),
+            )
+        )
+        narrowest = min(narrowest, counts.leaf_spine_links * leaf.up_link_gbps)
+    if counts.tiers == 3:
+        tiers.append(
+            TierLayout(
+                "core", spine_switch, counts.cores, {"network_rack": counts.cores},
+                math.ceil(counts.spine_core_links / core.split), core.down_links, 0,
+            )
+        )
+        segments.append(
+            SegmentLayout(
+                "spine-core", "spine", "core", counts.spine_core_links, spine.up_link_gbps,
+                lengths.spine_to_core_m, uplink_end(spine_switch), switch_end(spine_switch, core.split),
+            )
+        )
+        narrowest = min(narrowest, counts.spine_core_links * spine.up_link_gbps)
+    return PlaneLayout(
+        tier_count=counts.tiers,
+        tiers=tuple(tiers),
+        segments=tuple(segments),
+        endpoint_gbps=endpoint_gbps,
+        narrowest_gbps=narrowest,
+        bisection_gbps=narrowest / 2,
+        max_switch_hops=max_switch_hops(counts.tiers),
+        endpoint_links_per_leaf=leaves.endpoint_links_per_leaf,
+        nodes_per_leaf=leaves.nodes_per_leaf,
+        scalable_units=leaves.units,
+        pods=counts.pods if counts.tiers == 3 else (1 if counts.tiers == 2 else 0),
+        warnings=tuple(_warnings(context, counts, leaves, leaf, spine, top_of_rack)),
+    )
+
+
+def _warnings(context, counts, leaves, leaf, spine, top_of_rack) -> list[str]:
+    name, spec = context.name, context.spec
+    warnings = []
+    if counts.tiers == 3 and counts.last_pod_leaves < counts.leaves_per_pod:
+        warnings.append(
+            f"The {name} fabric's pods are unbalanced: the last of {counts.pods} pods has "
+            f"{counts.last_pod_leaves} leaves, the others {counts.leaves_per_pod}; traffic to it "
+            f"crosses fewer spines."
+        )
+    if counts.tiers < 3 and spec.oversubscription.spine != 1:
+        warnings.append(
+            f"The {name} fabric has {counts.tiers} tier{'s' if counts.tiers > 1 else ''}: the spine "
+            f"oversubscription of {spec.oversubscription.spine:g} applies only to spines with uplinks "
+            f"to a core, and is not used."
+        )
+    if counts.tiers > 1 and context.switch.uplink_ports:
+        ratio = leaf.oversubscription
+        if ratio > spec.oversubscription.leaf * (1 + 1e-9):
+            warnings.append(
+                f"{context.switch.slug} leaves of the {name} fabric uplink over their "
+                f"{leaf.up_ports} fixed {leaf.up_link_gbps:g} Gb/s ports: {ratio:.3g}:1 "
+                f"oversubscribed, more than the {spec.oversubscription.leaf:g}:1 asked."
+            )
+    spine_switch = context.spine_switch
+    if counts.tiers > 1 and spine_switch.port_gbps / max(
+        port_split_ways(spine_switch.port_gbps, leaf.up_link_gbps, spine_switch.split), 1
+    ) > leaf.up_link_gbps * (1 + 1e-9):
+        warnings.append(
+            f"{spine_switch.slug} spines of the {name} fabric cannot run the leaves' "
+            f"{leaf.up_link_gbps:g} Gb/s uplinks at their speed by splitting ports; check that the "
+            f"ports and optics run at {leaf.up_link_gbps:g} Gb/s."
+        )
+    if top_of_rack and leaves.leaves_per_rack > 1:
+        primary = context.endpoints[0]
+        warnings.append(
+            f"One compute rack's {context.nodes_per_rack * primary.ports_per_endpoint} {name} ports exceed "
+            f"the {leaf.down_links} down links of one {context.switch.slug} leaf: "
+            f"{leaves.leaves_per_rack} top-of-rack leaves per rack."
+        )
+    return warnings
+
+
+def _radix_message(context: FabricContext) -> str:
+    switch, over = context.switch, context.spec.oversubscription.leaf
+    return (
+        f"{switch.slug} has {switch.ports} ports, too few for a leaf with at least one port down and "
+        f"one up at {over:g}:1 oversubscription: choose a switch with at least {math.ceil(over) + 1} "
+        f"ports, or lower the oversubscription"
+    )
+
+
+def _suggest(context: FabricContext, gbps: float) -> str:
+    fitting = sorted(slug for slug, switch in context.switches.items() if switch.port_gbps >= gbps)
+    return f" ({', '.join(fitting[:5])})" if fitting else ""

@@ -1,0 +1,119 @@
+"""One plane of a fabric as counts: switches per tier and links per segment, before media.
+
+A layout is what a topology builder (fat tree, rail-only, dragonfly) hands to the fabric
+planner, which multiplies it by the planes, chooses media and optics and sums power.
+"""
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.parts import SwitchSpec
+
+if TYPE_CHECKING:
+    from planner.solver.scenario import FabricSpec
+
+
+@dataclass(frozen=True)
+class PortEnd:
+    """One end of a segment's links, as the optics see it."""
+
+    module_gbps: float
+    """Rate of the module that fills the port or cage (a twin-port 2 x 400G cage: 800)."""
+    links_per_module: int
+    """Links one module serves: ports per cage x split for a switch, planes for a NIC."""
+    links_per_switch_or_nic: int = 1
+
+
+@dataclass(frozen=True)
+class TierLayout:
+    role: str
+    switch: SwitchSpec
+    switches: int
+    placement: dict[str, int]
+    ports_used: int
+    """Native ports with links, all switches of the tier (one plane)."""
+    down_links_per_switch: int
+    up_links_per_switch: int
+
+
+@dataclass(frozen=True)
+class SegmentLayout:
+    segment: str
+    """node-leaf, leaf-spine, spine-core, local, global."""
+    from_: str
+    to: str
+    links: int
+    """One plane."""
+    gbps: float
+    length_m: float
+    lower: PortEnd
+    upper: PortEnd
+    lower_is_nic: bool = False
+
+
+@dataclass(frozen=True)
+class PlaneLayout:
+    tier_count: int
+    tiers: tuple[TierLayout, ...]
+    segments: tuple[SegmentLayout, ...]
+    endpoint_gbps: float
+    """Bandwidth the endpoints send into one plane [Gb/s]."""
+    narrowest_gbps: float
+    """Bandwidth of the narrowest tier (endpoints included) of one plane [Gb/s]."""
+    bisection_gbps: float
+    max_switch_hops: int
+    endpoint_links_per_leaf: int
+    nodes_per_leaf: int
+    scalable_units: int = 0
+    pods: int = 0
+    dragonfly: object | None = None
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def switch_end(switch: SwitchSpec, split: int = 1) -> PortEnd:
+    """A switch's port end: one module per cage of ports_per_cage ports, each split `split` ways."""
+    return PortEnd(switch.port_gbps * switch.ports_per_cage, switch.ports_per_cage * split)
+
+
+def uplink_end(switch: SwitchSpec) -> PortEnd:
+    """The up end of a switch: its dedicated uplink ports when it has them, else its cages."""
+    if switch.uplink_ports:
+        return PortEnd(switch.uplink_gbps, 1)
+    return switch_end(switch)
+
+
+@dataclass(frozen=True)
+class FabricContext:
+    """What every topology builder needs to know about the fabric it lays out."""
+
+    name: str
+    """compute, storage, inband or oob: the errors' paths are fabrics.<name>.<field>."""
+    spec: "FabricSpec"
+    switch: SwitchSpec
+    spine_switch: SwitchSpec
+    endpoints: tuple[EndpointGroup, ...]
+    """The first group is the systems in compute racks; the rest are spread over the leaves."""
+    nodes_per_rack: int | None
+    switches: dict[str, SwitchSpec]
+    """The catalog's switches, to suggest one that would work."""
+
+    def path(self, key: str) -> str:
+        return f"fabrics.{self.name}.{key}"
+
+    @property
+    def link_gbps(self) -> float:
+        """Rate of the fastest endpoint link in one plane: NIC rate / planes."""
+        return max(group.port_gbps for group in self.endpoints) / self.spec.planes
+
+    @property
+    def endpoint_links(self) -> int:
+        """Endpoint links of one plane."""
+        return sum(group.count * group.ports_per_endpoint for group in self.endpoints)
+
+    @property
+    def endpoint_gbps(self) -> float:
+        return sum(
+            group.count * group.ports_per_endpoint * group.port_gbps / self.spec.planes
+            for group in self.endpoints
+        )

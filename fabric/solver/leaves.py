@@ -1,0 +1,73 @@
+"""Leaf placement: how many leaves the endpoints need, and where they sit.
+
+- rail_optimized: the i-th NIC of every node of a scalable unit goes to the i-th rail's leaf,
+  and the leaves sit in network racks (NVIDIA DGX SuperPOD: one leaf per rail per unit of
+  32 DGX). A unit holds as many nodes as a leaf has down links.
+- top_of_rack: one leaf, or more when the rack's NIC ports exceed a leaf's down links, in every
+  compute rack, serving all NICs of its nodes. Endpoints outside the compute racks (appliances,
+  switches' management ports) get their own leaves in a network rack.
+"""
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LeafCount:
+    leaves: int
+    in_compute_racks: int
+    """Leaves placed in compute racks (top-of-rack); the rest sit in network racks."""
+    units: int
+    """Scalable units (rail-optimized) or compute racks (top-of-rack)."""
+    leaves_per_unit: int
+    """Leaves a pod must keep together: the rails of a unit; 1 for top-of-rack."""
+    endpoint_links_per_leaf: int
+    """Endpoint links on the fullest leaf."""
+    nodes_per_leaf: int
+    """Nodes with a link on the fullest leaf."""
+    leaves_per_rack: int
+    """Top-of-rack leaves in a full compute rack; 0 for rail-optimized."""
+
+
+def rail_optimized_leaf_count(endpoint_links: int, rails: int, down_links_per_leaf: int) -> LeafCount:
+    """Leaves for rail-optimized placement, in whole scalable units.
+
+    units = ceil(endpoint links / (rails x d)), leaves = units x rails: a unit holds d nodes (one
+    link from each node to each rail's leaf). H100 SuperPOD, 4 SU: 1,020 links / (8 x 32) -> 4
+    units, 32 leaves.
+    """
+    rails = max(rails, 1)
+    units = math.ceil(endpoint_links / (rails * down_links_per_leaf))
+    per_leaf = min(down_links_per_leaf, math.ceil(endpoint_links / rails))
+    return LeafCount(
+        leaves=units * rails, in_compute_racks=0, units=units, leaves_per_unit=rails,
+        endpoint_links_per_leaf=per_leaf, nodes_per_leaf=per_leaf, leaves_per_rack=0,
+    )
+
+
+def top_of_rack_leaf_count(
+    systems: int,
+    links_per_system: int,
+    systems_per_rack: int,
+    other_links: int,
+    down_links_per_leaf: int,
+) -> LeafCount:
+    """Leaves for top-of-rack placement.
+
+    leaves per full rack = ceil(systems_per_rack x links_per_system / d); the last rack gets
+    ceil(its systems x links / d); other endpoints get ceil(other_links / d) leaves in a network
+    rack. Four DGX H100 per rack (32 compute links), 32 down links per leaf: one leaf per rack.
+    """
+    racks = math.ceil(systems / systems_per_rack) if systems else 0
+    per_rack = math.ceil(systems_per_rack * links_per_system / down_links_per_leaf)
+    last_rack_systems = systems - (racks - 1) * systems_per_rack if racks else 0
+    in_racks = (racks - 1) * per_rack + math.ceil(last_rack_systems * links_per_system / down_links_per_leaf) if racks else 0
+    network = math.ceil(other_links / down_links_per_leaf)
+    fullest = min(down_links_per_leaf, min(systems, systems_per_rack) * links_per_system) if systems else min(down_links_per_leaf, other_links)
+    links_per_system_on_leaf = min(links_per_system, down_links_per_leaf) if systems else 1
+    return LeafCount(
+        leaves=in_racks + network, in_compute_racks=in_racks, units=racks, leaves_per_unit=1,
+        endpoint_links_per_leaf=fullest,
+        nodes_per_leaf=math.ceil(fullest / max(links_per_system_on_leaf, 1)),
+        leaves_per_rack=per_rack,
+    )

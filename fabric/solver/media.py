@@ -1,0 +1,118 @@
+"""Cable media and optics for a link of a given length and rate.
+
+The media follow from a link's length against each medium's reach in the catalog: passive
+copper (DAC) inside a rack, active copper (ACC) to the next racks, then optics: pluggable
+transceivers plus fiber, or active optical cables (AOC). NVIDIA, "Cable management FAQ" and
+"Interconnect cable requirements" (https://docs.nvidia.com/networking/display/cablemanagfaq,
+https://docs.nvidia.com/networking/display/intrcnctcabreqndr400eth).
+
+Until the floor layout gives real distances, each segment of a fabric has an assumed length
+(`LinkLengthsSpec`); `cable_for_link` takes any length, so measured runs can replace them.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+from fabric.solver.parts import CableSpec, TransceiverSpec
+from planner.solver.schema import spec_field
+
+OpticalMedia = Literal["transceivers", "aoc"]
+COPPER_MEDIA_ORDER = ("twisted_pair", "dac", "acc")
+"""Copper first (cheapest, least power), shortest reach first."""
+
+
+@dataclass(frozen=True)
+class LinkLengthsSpec:
+    """Assumed cable run per segment, until the floor layout gives real distances.
+
+    Defaults, reasoned for 600 mm racks in rows of about 16 with overhead trays:
+    - in the rack, node to its top-of-rack leaf: 2 m (within 42 U, with slack);
+    - node to a leaf in the row's network rack (rail-optimized): 15 m (up to 8 racks x 0.6 m
+      along the row, 2 x 2 m up and down, about 50 % slack);
+    - leaf to spine, spines in a network row: 30 m;
+    - spine to core, across the hall: 50 m;
+    - dragonfly local links within a group of adjacent racks: 5 m; global links: 50 m.
+    """
+
+    node_to_top_of_rack_m: float = spec_field(2.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+    node_to_leaf_m: float = spec_field(15.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+    leaf_to_spine_m: float = spec_field(30.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+    spine_to_core_m: float = spec_field(50.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+    router_local_m: float = spec_field(5.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+    router_global_m: float = spec_field(50.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+
+
+def stock_length_m(length_m: float, stock_lengths_m: tuple[float, ...]) -> float:
+    """The shortest stock length that covers `length_m`; the length itself when none does
+    (a cable made to length)."""
+    return min((stock for stock in stock_lengths_m if stock >= length_m), default=length_m)
+
+
+@dataclass(frozen=True)
+class CableChoice:
+    media: str
+    """twisted_pair, dac, acc, aoc or fiber (with a transceiver on each end)."""
+    cable: str | None
+    """Catalog slug; None when no catalog cable reaches (the plan warns)."""
+    cable_length_m: float
+
+
+def _best_cable(candidates: list[CableSpec], length_m: float) -> CableSpec | None:
+    fitting = [cable for cable in candidates if cable.reach_m >= length_m]
+    return min(fitting, key=lambda cable: (cable.gbps, cable.reach_m, cable.price_usd, cable.slug), default=None)
+
+
+def cable_for_link(
+    length_m: float,
+    link_gbps: float,
+    cables: dict[str, CableSpec],
+    optical_media: OpticalMedia = "transceivers",
+    module_reach_m: float | None = None,
+) -> CableChoice:
+    """The medium and cable for one link: the first of twisted pair, DAC, ACC, then optics
+    (transceivers plus fiber, or AOC, as preferred) whose cable carries the rate over the length.
+
+    Within a medium: the slowest cable rated at least `link_gbps`, then the shortest reach that
+    covers the length. A fiber is paired with the transceivers by reach: the fiber rated for the
+    shortest reach that covers the module's (`module_reach_m`), since a module's reach is set by
+    the fiber it is specified for (SR4 50 m on OM4 multimode, DR4 500 m on OS2 single-mode).
+    """
+    rated = [cable for cable in cables.values() if cable.gbps >= link_gbps]
+    optical = ("fiber", "aoc") if optical_media == "transceivers" else ("aoc", "fiber")
+    for media in COPPER_MEDIA_ORDER + optical:
+        candidates = [cable for cable in rated if cable.media == media]
+        if media == "fiber" and module_reach_m is not None:
+            paired = [cable for cable in candidates if cable.reach_m >= module_reach_m]
+            candidates = paired or candidates
+        cable = _best_cable(candidates, length_m)
+        if cable is not None:
+            return CableChoice(media, cable.slug, stock_length_m(length_m, cable.stock_lengths_m))
+    return CableChoice("fiber", None, length_m)
+
+
+def module_for_port(
+    transceivers: dict[str, TransceiverSpec],
+    module_gbps: float,
+    links_per_module: int,
+    length_m: float,
+    fiber: str | None = None,
+) -> TransceiverSpec | None:
+    """The transceiver for one cage (switch) or NIC port: rated at the cage's total rate,
+    reaching the length; preferring the same fiber as the other end, as many optical connectors
+    as the links it serves (a twin-port OSFP serves two), then the shortest reach (multimode
+    before single-mode), then the lowest price."""
+    fitting = [
+        module for module in transceivers.values()
+        if module.gbps == module_gbps and module.reach_m >= length_m and module.fiber != "copper"
+    ]
+    return min(
+        fitting,
+        key=lambda module: (
+            fiber is not None and module.fiber != fiber,
+            module.ports != links_per_module,
+            module.reach_m,
+            module.price_usd,
+            module.slug,
+        ),
+        default=None,
+    )

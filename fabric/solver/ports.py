@@ -1,0 +1,90 @@
+"""Switch ports: splitting a fast port for slower links, and a switch's ports between down and up."""
+
+import math
+from dataclasses import dataclass
+
+from fabric.solver.parts import SwitchSpec
+
+# Guards ceil() against binary fractions: 64 x 3 / 4 must give 48, not 49.
+_ROUND_TOLERANCE = 1e-9
+
+
+def port_split_ways(port_gbps: float, link_gbps: float, split_options: tuple[int, ...]) -> int:
+    """Ways to split one switch port so that each part still carries a `link_gbps` link.
+
+    ways = max{s in split_options : port_gbps / s >= link_gbps}; an 800G port carries 2 x 400G
+    links (s = 2) when the switch allows it. Returns 0 when even the whole port is slower than
+    the link (the link cannot be served).
+
+    Source: port breakout as the vendors document it, e.g. NVIDIA SN5600 "64 x 800GbE, or
+    128 x 400G, or 256 x 200G" (https://docs.nvidia.com/networking/display/sn5000/data+interfaces).
+    """
+    fitting = [ways for ways in split_options if port_gbps / ways >= link_gbps * (1 - _ROUND_TOLERANCE)]
+    return max(fitting, default=0)
+
+
+def downlink_ports_for_oversubscription(ports: int, oversubscription: float) -> int:
+    """Ports of a `ports`-port switch facing down for a down:up bandwidth ratio of at least r.
+
+    d = ceil(k * r / (r + 1)), so that d / (k - d) >= r with both whole numbers; r = 1 gives
+    the non-blocking k/2 down, k/2 up (published-cases: folded Clos and fat-tree capacity).
+    """
+    return math.ceil(ports * oversubscription / (oversubscription + 1) - _ROUND_TOLERANCE)
+
+
+@dataclass(frozen=True)
+class SwitchPorts:
+    """How one switch of a tier uses its ports."""
+
+    down_ports: int
+    """Native ports facing down (towards endpoints or lower tiers)."""
+    split: int
+    """Links each down port is split into."""
+    down_link_gbps: float
+    """Rate of one down link: port_gbps / split."""
+    up_ports: int
+    """Links (native ports) facing up; 0 at the top tier."""
+    up_link_gbps: float
+    total_ports: int
+    """Native ports of the switch, fixed uplink ports included."""
+
+    @property
+    def down_links(self) -> int:
+        """Links one switch can take from below: down_ports x split."""
+        return self.down_ports * self.split
+
+    @property
+    def oversubscription(self) -> float:
+        """Down:up bandwidth of a full switch (infinite without uplinks)."""
+        if self.up_ports == 0:
+            return math.inf
+        return self.down_links * self.down_link_gbps / (self.up_ports * self.up_link_gbps)
+
+
+def switch_ports(
+    switch: SwitchSpec, link_gbps: float, oversubscription: float, has_uplinks: bool
+) -> SwitchPorts:
+    """The down and up ports of one switch of a tier.
+
+    A switch with dedicated uplink ports (SN2201: 48 x 1G + 4 x 100G) uses all its ports down and
+    its uplink ports up, whatever the oversubscription asked. Otherwise, with uplinks, d native
+    ports face down (`downlink_ports_for_oversubscription`) and k - d face up at the native rate;
+    without uplinks (the top tier, or a single switch) every port faces down. Down ports are
+    split for links slower than a port (`port_split_ways`).
+    """
+    split = max(port_split_ways(switch.port_gbps, link_gbps, switch.split), 1)
+    if switch.uplink_ports and has_uplinks:
+        down, up, up_gbps = switch.ports, switch.uplink_ports, switch.uplink_gbps
+    elif has_uplinks:
+        down = downlink_ports_for_oversubscription(switch.ports, oversubscription)
+        down, up, up_gbps = down, switch.ports - down, switch.port_gbps
+    else:
+        down, up, up_gbps = switch.ports, 0, 0.0
+    return SwitchPorts(
+        down_ports=down,
+        split=split,
+        down_link_gbps=switch.port_gbps / split,
+        up_ports=up,
+        up_link_gbps=up_gbps,
+        total_ports=switch.ports + switch.uplink_ports,
+    )

@@ -1,0 +1,132 @@
+"""What the fabric engine returns for one fabric: tiers, links, optics, cables and figures."""
+
+from dataclasses import dataclass, field
+
+from fabric.solver.interfaces import FabricName, SwitchGroup
+
+
+@dataclass(frozen=True)
+class TierResult:
+    """The switches of one role, all planes together."""
+
+    role: str
+    """leaf, spine, core (Clos); rail (rail-only, one switch per rail); router (dragonfly)."""
+    switches: int
+    switch: str
+    """Catalog slug."""
+    placement: dict[str, int]
+    """Switches by where they are racked: network_rack, compute_rack (top-of-rack leaves)."""
+    ports_per_switch: int
+    """Native ports of one switch (a split port counts once)."""
+    ports_used: int
+    """Native ports with at least one link, all switches of the tier."""
+    ports_free: int
+    down_links_per_switch: int
+    """Links one switch can take from below (after splitting ports)."""
+    up_links_per_switch: int
+    power_kw: float
+    """Switch power without optics, all switches of the tier."""
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    """One segment's physical links (cables), all planes together."""
+
+    from_: str = field(metadata={"plan_key": "from"})
+    to: str = ""
+    count: int = 0
+    segment: str = ""
+    """node-leaf, leaf-spine, spine-core (Clos); node-rail (rail-only); local, global (dragonfly)."""
+    gbps: float = 0.0
+    """Rate of one link."""
+    length_m: float = 0.0
+    """Assumed run (see LinkLengthsSpec) or measured distance."""
+    media: str = ""
+    """twisted_pair, dac, acc, aoc, or fiber (with transceivers)."""
+    cable: str | None = None
+    """Catalog slug of the cable."""
+    cable_length_m: float = 0.0
+    """Stock length bought."""
+    transceivers: int = 0
+    """Optical modules on both ends of this segment."""
+
+
+@dataclass(frozen=True)
+class PartQuantity:
+    sku: str
+    quantity: int
+
+
+@dataclass(frozen=True)
+class CableCount:
+    """Cables of one part and stock length."""
+
+    media: str
+    cable: str | None
+    length_m: float
+    count: int
+
+
+@dataclass(frozen=True)
+class DragonflyResult:
+    terminals_per_router: int
+    routers_per_group: int
+    global_links_per_router: int
+    groups: int
+    max_groups: int
+    global_links_per_group_pair: int
+
+
+@dataclass(frozen=True)
+class FabricResult:
+    name: FabricName
+    topology: str
+    leaf_placement: str
+    switch: str
+    tier_count: int
+    """Switch tiers of one plane (one rail for rail-only)."""
+    planes: int
+    endpoints: int
+    """Devices attached (systems, appliances, switches' management ports)."""
+    endpoint_links: int
+    """Endpoint ports cabled, all planes."""
+    tiers: tuple[TierResult, ...]
+    links: tuple[LinkResult, ...]
+    transceivers: int
+    """Optical modules on both ends of every link, per module (a twin-port OSFP is one)."""
+    transceiver_parts: tuple[PartQuantity, ...]
+    cables: tuple[CableCount, ...]
+    """Cables by media, part and stock length."""
+    bisection_tbps: float
+    """Bandwidth across the narrowest cut that halves the endpoints, all planes [Tb/s]."""
+    oversubscription: float
+    """Endpoint bandwidth over the bandwidth of the narrowest tier (1 = non-blocking)."""
+    max_switch_hops: int
+    """Switches crossed on the longest shortest path between two endpoints."""
+    gpus_per_leaf: int
+    """GPUs whose NIC ports sit on one leaf (or router): what a leaf failure takes out."""
+    nodes_per_leaf: int
+    switch_power_kw: float
+    optics_power_kw: float
+    """Transceivers and active cables."""
+    scalable_units: int
+    """Rail-optimized units (one leaf per rail), or top-of-rack racks; 0 otherwise."""
+    pods: int
+    dragonfly: DragonflyResult | None = None
+    warnings: tuple[str, ...] = ()
+
+    def switch_groups(self) -> tuple[SwitchGroup, ...]:
+        """The switches of this fabric by role and placement, for rack packing and power."""
+        groups: list[SwitchGroup] = []
+        for tier in self.tiers:
+            for placement, count in tier.placement.items():
+                if count:
+                    groups.append(SwitchGroup(self.name, tier.role, tier.switch, count, placement))
+        return tuple(groups)
+
+    def cables_by_media(self) -> dict[str, int]:
+        totals: dict[str, int] = {}
+        for cable in self.cables:
+            totals[cable.media] = totals.get(cable.media, 0) + cable.count
+        return totals
+

@@ -1,0 +1,208 @@
+"""The plan dashboard: every section of a plan as facts, tables and figures.
+
+Sections are described from the plan's plain data, whatever their shape: scalars become facts,
+lists of records become tables, nested records become subsections. A section a step adds to the
+plan therefore shows up without changes here; the figures that explain a section (a Sankey for
+power, elevations for racks) are added beside it when it is present.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fabric.plots import fabric_figures
+from planner import plots
+from planner.forms import WORDS
+from power.plots import power_flow_figure
+
+SECTION_ORDER = ["compute", "workload", "racks", "fabrics", "power", "storage", "reliability", "cost", "bom"]
+SECTION_TITLES = {"bom": "Bill of materials", "racks": "Racks and floor", "cost": "Cost",
+                  "power": "Power and cooling", "fabrics": "Fabrics"}
+SKIPPED = {"name", "warnings"}
+MAX_TABLE_ROWS = 200
+MAX_DEPTH = 2
+UNIT_SUFFIXES = [
+    ("_usd_per_kwh", "USD/kWh"), ("_usd_per_year", "USD/year"), ("_usd_per_gpu_hour", "USD/GPU-h"),
+    ("_kg_per_m2", "kg/m²"), ("_btu_per_h", "BTU/h"), ("_l_per_min", "L/min"), ("_m3_per_h", "m³/h"),
+    ("_l_per_kwh", "L/kWh"), ("_gbytes_per_s", "GB/s"), ("_mwh", "MWh"), ("_kwh", "kWh"),
+    ("_kw", "kW"), ("_mw", "MW"), ("_w", "W"), ("_usd", "USD"), ("_m2", "m²"), ("_m", "m"),
+    ("_kg", "kg"), ("_gbps", "Gb/s"), ("_tb", "TB"), ("_gb", "GB"), ("_s", "s"), ("_h", "h"),
+    ("_cfm", "CFM"), ("_u", "U"), ("_k", "K"), ("_pflops", "PFLOPS"), ("_tflops", "TFLOPS"),
+]
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[tuple[str, bool]]
+    """(heading, numeric)"""
+    rows: list[list[tuple[str, bool]]]
+    hidden_rows: int = 0
+
+
+@dataclass
+class SectionView:
+    key: str
+    title: str
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    subsections: list["SectionView"] = field(default_factory=list)
+    charts: list[tuple[str, str]] = field(default_factory=list)
+    """(element id, title) of the figures drawn in this section."""
+
+    @property
+    def anchor(self) -> str:
+        return "plan-" + self.key.replace(".", "-")
+
+
+def label(key: str) -> str:
+    """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`."""
+    unit = ""
+    for suffix, name in UNIT_SUFFIXES:
+        if key.endswith(suffix) and len(key) > len(suffix):
+            key, unit = key[: -len(suffix)], name
+            break
+    words = [WORDS.get(word, word) for word in key.split("_")]
+    text = " ".join(words)
+    text = text[:1].upper() + text[1:]
+    return f"{text} ({unit})" if unit else text
+
+
+def format_value(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e15:
+            return f"{int(value):,}"
+        if abs(value) >= 100:
+            return f"{value:,.0f}"
+        if abs(value) >= 1:
+            return f"{value:,.2f}".rstrip("0").rstrip(".")
+        return f"{value:.3g}"
+    if isinstance(value, list):
+        if all(isinstance(item, dict) for item in value):
+            return ", ".join(_compact(item) for item in value)
+        return ", ".join(format_value(item) for item in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {format_value(item)}" for key, item in value.items())
+    return str(value)
+
+
+def _compact(record: dict) -> str:
+    values = [format_value(item) for item in record.values()]
+    return " × ".join(values) if len(values) == 2 else "/".join(values)
+
+
+def _is_scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _table(title: str, records: list[dict]) -> Table:
+    columns: list[str] = []
+    for record in records:
+        for key in record:
+            if key not in columns:
+                columns.append(key)
+    numeric = {key: all(isinstance(record.get(key), (int, float)) and not isinstance(record.get(key), bool)
+                        for record in records if record.get(key) is not None) for key in columns}
+    rows = [[(format_value(record.get(key)), numeric[key]) for key in columns]
+            for record in records[:MAX_TABLE_ROWS]]
+    return Table(title, [(label(key), numeric[key]) for key in columns], rows,
+                 max(0, len(records) - MAX_TABLE_ROWS))
+
+
+def describe(key: str, value: Any, title: str | None = None, depth: int = 0) -> SectionView:
+    view = SectionView(key, title or SECTION_TITLES.get(key.split(".")[-1], label(key.split(".")[-1])))
+    if isinstance(value, list):
+        if value and all(isinstance(item, dict) for item in value):
+            view.tables.append(_table("", value))
+        else:
+            view.notes.extend(format_value(item) for item in value)
+        return view
+    if not isinstance(value, dict):
+        view.facts.append((view.title, format_value(value)))
+        return view
+    for name, item in value.items():
+        if _is_scalar(item):
+            view.facts.append((label(name), format_value(item)))
+        elif isinstance(item, list) and item and all(isinstance(entry, dict) for entry in item):
+            view.tables.append(_table(label(name), item))
+        elif isinstance(item, list) and all(isinstance(entry, str) for entry in item) and item:
+            view.notes.extend(item)
+        elif isinstance(item, list):
+            view.facts.append((label(name), format_value(item) if item else "none"))
+        elif isinstance(item, dict) and item and all(_is_scalar(entry) for entry in item.values()):
+            if depth < MAX_DEPTH and len(item) > 3:
+                view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
+            else:
+                view.facts.extend((f"{label(name)}: {sub}", format_value(entry)) for sub, entry in item.items())
+        elif isinstance(item, dict) and depth < MAX_DEPTH:
+            view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
+        elif isinstance(item, dict):
+            view.facts.append((label(name), format_value(item)))
+    return view
+
+
+def plan_sections(plan: dict) -> list[SectionView]:
+    keys = [key for key in SECTION_ORDER if key in plan]
+    keys += [key for key in plan if key not in keys and key not in SKIPPED]
+    sections = []
+    for key in keys:
+        value = plan[key]
+        if value in (None, [], {}):
+            continue
+        if key == "fabrics" and isinstance(value, dict):
+            view = SectionView(key, SECTION_TITLES[key])
+            view.subsections = [describe(f"fabrics.{name}", fabric, f"{label(name)} fabric", 1)
+                                for name, fabric in value.items() if isinstance(fabric, dict)]
+        else:
+            view = describe(key, value)
+        sections.append(view)
+    return sections
+
+
+def plan_figures(plan: dict, scenario=None, catalog=None) -> dict[str, dict]:
+    """Figures of the sections the plan has, by element id (`chart-<section>-<name>`)."""
+    racks_spec = getattr(scenario, "racks", None)
+    figures = {
+        "chart-bom-cost": plots.cost_breakdown_figure(plan),
+        "chart-racks-elevation": plots.rack_elevation_figure(
+            plan, catalog, getattr(racks_spec, "usable_u", 42), getattr(racks_spec, "management_server_u", 1)
+        ),
+        "chart-racks-floor": plots.floor_plan_figure(plan, getattr(racks_spec, "racks_per_row", 16)),
+        "chart-power-flow": power_flow_figure(plan),
+        "chart-cost-years": plots.cost_over_years_figure(plan),
+    }
+    for name, figure in fabric_figures(plan).items():
+        figures[f"chart-fabrics-{name}"] = figure
+    return {key: figure for key, figure in figures.items() if figure is not None}
+
+
+CHART_TITLES = {
+    "chart-bom-cost": "Capex by category and part",
+    "chart-racks-elevation": "Rack elevations (front view)",
+    "chart-racks-floor": "Floor plan: racks coloured by IT kW",
+    "chart-power-flow": "Power flow from the grid to each load",
+    "chart-cost-years": "Cost over the years",
+}
+
+
+def attach_charts(sections: list[SectionView], figures: dict[str, dict]) -> None:
+    """Give each section the ids of its figures, so the page draws them beside its tables."""
+    by_key = {section.key: section for section in sections}
+    for section in sections:
+        by_key.update({sub.key: sub for sub in section.subsections})
+    for chart_id in figures:
+        key = chart_id.removeprefix("chart-").split("-")
+        if key[0] == "fabrics":
+            target = by_key.get(f"fabrics.{'-'.join(key[1:])}")
+        elif key[0] == "cost" and "cost" not in by_key:
+            target = by_key.get("bom")
+        else:
+            target = by_key.get(key[0])
+        if target is not None:
+            target.charts.append((chart_id, CHART_TITLES.get(chart_id, "")))

@@ -1,0 +1,197 @@
+"""Exports of a plan: the JSON plan, the bill of materials as CSV, and a workbook for people.
+
+All exports are made from the plan's plain data (`Plan.to_dict()`), so every section a step adds
+to the plan appears in the workbook without changes here.
+"""
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from planner.solver.errors import ScenarioError
+
+BOM_COLUMNS = ["category", "sku", "description", "quantity", "spares", "unit_price_usd",
+               "extended_price_usd", "price_source"]
+SUMMARY_FIGURES = [
+    ("GPUs", "compute.gpus", "#,##0"),
+    ("Systems (with spares)", "compute.total_nodes", "#,##0"),
+    ("Compute racks", "racks.compute", "#,##0"),
+    ("Racks in all", "racks.total", "#,##0"),
+    ("Rows", "racks.rows", "#,##0"),
+    ("IT power (kW)", "power.it_kw", "#,##0.0"),
+    ("Facility power (kW)", "power.facility_kw", "#,##0.0"),
+    ("PUE", "power.pue", "0.00"),
+    ("Capex (USD)", "cost.capex_usd", "#,##0"),
+    ("Opex, first year (USD)", "cost.opex_usd_per_year", "#,##0"),
+    ("TCO (USD)", "cost.tco_usd", "#,##0"),
+    ("USD per GPU-hour", "cost.usd_per_gpu_hour", "0.000"),
+]
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="14202E")
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def plan_export_json(plan: dict[str, Any]) -> bytes:
+    return (json.dumps(plan, indent=2) + "\n").encode("utf-8")
+
+
+def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+    """Each row as one CSV line, made as it is asked for (for streaming responses)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in rows:
+        writer.writerow(row)
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+
+
+def bom_rows(plan: dict[str, Any]) -> Iterator[list[Any]]:
+    yield BOM_COLUMNS
+    for line in plan.get("bom", []):
+        yield [line[column] for column in BOM_COLUMNS]
+
+
+def plan_export_bom_csv(plan: dict[str, Any]) -> bytes:
+    return "".join(csv_lines(bom_rows(plan))).encode("utf-8")
+
+
+def lookup(data: dict[str, Any], dotted_path: str) -> Any:
+    """The value at `a.b.c`, or None where the plan has no such key."""
+    for key in dotted_path.split("."):
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
+
+
+def plan_export_xlsx(plan: dict[str, Any]) -> bytes:
+    """A workbook: Summary, BOM, one sheet per plan section, and the inputs with their sources."""
+    workbook = Workbook()
+    summary = workbook.active
+    summary.title = "Summary"
+    _write_summary(summary, plan)
+    _write_table(workbook.create_sheet("BOM"), BOM_COLUMNS, list(bom_rows(plan))[1:], "extended_price_usd")
+    for section, value in plan.items():
+        if section in ("name", "bom", "warnings") or not isinstance(value, dict):
+            continue
+        _write_section(workbook.create_sheet(_sheet_title(section)), value)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _sheet_title(section: str) -> str:
+    return section.replace("_", " ").capitalize()[:31]
+
+
+def _write_summary(sheet, plan: dict[str, Any]) -> None:
+    sheet.append(["Scenario", plan.get("name", "")])
+    sheet["A1"].font = Font(bold=True, size=13)
+    sheet["B1"].font = Font(bold=True, size=13)
+    sheet.append([])
+    for label, path, number_format in SUMMARY_FIGURES:
+        value = lookup(plan, path)
+        if value is not None:
+            sheet.append([label, value])
+            sheet.cell(sheet.max_row, 2).number_format = number_format
+    if plan.get("warnings"):
+        sheet.append([])
+        sheet.append(["Warnings"])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        for warning in plan["warnings"]:
+            sheet.append([warning])
+    sheet.column_dimensions["A"].width = 28
+    sheet.column_dimensions["B"].width = 40
+
+
+def _write_table(sheet, columns: list[str], rows: list[list[Any]], totals_column: str) -> None:
+    sheet.append([name.replace("_", " ") for name in columns])
+    for cell in sheet[sheet.max_row]:
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+        cell.alignment = Alignment(vertical="center")
+    first_row = sheet.max_row + 1
+    for row in rows:
+        sheet.append(row)
+    if rows:
+        column = columns.index(totals_column)
+        total = sum(row[column] for row in rows)
+        sheet.append(["Total"] + [None] * (column - 1) + [total])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        sheet.cell(sheet.max_row, column + 1).font = Font(bold=True)
+    _format_numbers(sheet, columns, first_row)
+    sheet.freeze_panes = sheet.cell(first_row, 1)
+    _fit_widths(sheet)
+
+
+def _format_numbers(sheet, columns: list[str], first_row: int) -> None:
+    for index, name in enumerate(columns, start=1):
+        number_format = "#,##0" if name.endswith("_usd") else "#,##0.##"
+        for row in sheet.iter_rows(min_row=first_row, min_col=index, max_col=index):
+            if isinstance(row[0].value, (int, float)) and not isinstance(row[0].value, bool):
+                row[0].number_format = number_format
+
+
+def _fit_widths(sheet) -> None:
+    for column in sheet.columns:
+        longest = max((len(str(cell.value)) for cell in column if cell.value is not None), default=8)
+        sheet.column_dimensions[get_column_letter(column[0].column)].width = min(max(10, longest + 2), 60)
+
+
+def _write_section(sheet, section: dict[str, Any]) -> None:
+    """Scalars as (field, value) rows; lists of records as tables below them."""
+    sheet.append(["field", "value"])
+    for cell in sheet[1]:
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+    tables = []
+    for path, value in _flatten(section):
+        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+            tables.append((path, value))
+        else:
+            sheet.append([path, json.dumps(value) if isinstance(value, (list, dict)) else value])
+    for path, records in tables:
+        sheet.append([])
+        sheet.append([path])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        columns = list(dict.fromkeys(key for record in records for key in record))
+        sheet.append([column.replace("_", " ") for column in columns])
+        for cell in sheet[sheet.max_row]:
+            cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+        for record in records:
+            sheet.append([_cell_value(record.get(column)) for column in columns])
+    sheet.freeze_panes = "A2"
+    _fit_widths(sheet)
+
+
+def _cell_value(value: Any) -> Any:
+    return json.dumps(value) if isinstance(value, (list, dict)) else value
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and value:
+            yield from _flatten(value, path)
+        else:
+            yield path, value
+
+
+EXPORTS = {
+    "json": (plan_export_json, "application/json", "plan.json"),
+    "csv": (plan_export_bom_csv, "text/csv; charset=utf-8", "bom.csv"),
+    "xlsx": (plan_export_xlsx, XLSX_CONTENT_TYPE, "xlsx"),
+}
+
+
+def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, str]:
+    """The plan in `export_format`: its bytes, content type and file name suffix."""
+    if export_format not in EXPORTS:
+        raise ScenarioError.at("format", f"must be one of: {', '.join(EXPORTS)}")
+    make, content_type, suffix = EXPORTS[export_format]
+    return make(plan), content_type, suffix

@@ -1,0 +1,146 @@
+"""Cost of ownership: capex by category, opex per year with escalation, TCO, its present value,
+and what a GPU-hour costs.
+
+Conventions: year 0 is the purchase (capex), years 1..N the operation (opex). The TCO is the
+plain sum of both; its present value discounts year t by (1 + r)^t.
+"""
+
+from dataclasses import dataclass
+
+from planner.solver.bom import BomLine
+from planner.solver.scenario import FinanceSpec
+
+HOURS_PER_YEAR = 8_760
+"""365 days x 24 h (leap days ignored, as in annual energy bills)."""
+
+BOM_CATEGORY_TO_CAPEX = {
+    "compute": "systems",
+    "network": "network",
+    "optics": "optics_and_cables",
+    "cables": "optics_and_cables",
+    "storage": "storage",
+    "racks": "racks_and_power",
+    "power": "racks_and_power",
+    "cooling": "cooling",
+}
+
+
+@dataclass(frozen=True)
+class CostResult:
+    capex_usd: float
+    capex_by_category_usd: dict[str, float]
+    """systems, network, optics_and_cables, storage, racks_and_power, cooling, installation, facility."""
+    opex_usd_per_year: float
+    """First year of operation; later years escalate."""
+    opex_by_category_usd_per_year: dict[str, float]
+    """energy, maintenance, colocation, staff, software (first year)."""
+    opex_usd_by_year: tuple[float, ...]
+    tco_usd: float
+    tco_present_value_usd: float
+    gpu_hours: float
+    usd_per_gpu_hour: float
+    usd_per_useful_gpu_hour: float | None
+    """Per GPU-hour of useful work, once reliability gives the goodput."""
+    usd_per_pflop_hour: float | None
+    """Per hour of one dense PFLOP/s at the training precision's throughput."""
+    assumptions: FinanceSpec
+
+
+def capex_by_category_usd(bom: tuple[BomLine, ...], installation_share: float) -> dict[str, float]:
+    """Hardware capex by category from the BOM, plus installation as a share of hardware.
+
+    installation_usd = installation_share x sum(hardware extended prices)
+    """
+    capex: dict[str, float] = {}
+    for line in bom:
+        category = BOM_CATEGORY_TO_CAPEX.get(line.category, line.category)
+        capex[category] = capex.get(category, 0.0) + line.extended_price_usd
+    capex["installation"] = installation_share * sum(capex.values())
+    return capex
+
+
+def facility_build_usd(it_kw: float, build_usd_per_mw: float) -> float:
+    """Construction cost of the data hall [USD] = IT capacity [MW] x cost per MW of critical load.
+
+    Cushman & Wakefield, Data Center Development Cost Guide 2025: US average 11.7 M USD per MW.
+    """
+    return it_kw / 1000 * build_usd_per_mw
+
+
+def colocation_usd_per_year(it_kw: float, usd_per_kw_month: float) -> float:
+    """Colocation fee [USD/year] = IT capacity [kW] x price [USD/kW-month] x 12."""
+    return it_kw * usd_per_kw_month * 12
+
+
+def energy_usd_per_year(annual_energy_kwh: float, usd_per_kwh: float) -> float:
+    return annual_energy_kwh * usd_per_kwh
+
+
+def staff_usd_per_year(gpus: int, staff_per_1000_gpus: float, usd_per_staff_year: float) -> float:
+    return gpus / 1000 * staff_per_1000_gpus * usd_per_staff_year
+
+
+def escalated_usd_by_year(first_year_usd: float, escalation_per_year: float, years: int) -> tuple[float, ...]:
+    """Amounts for years 1..N, each (1 + e) times the year before: A_t = A_1 (1 + e)^(t-1)."""
+    return tuple(first_year_usd * (1 + escalation_per_year) ** (year - 1) for year in range(1, years + 1))
+
+
+def present_value_usd(amounts_usd_by_year: tuple[float, ...], discount_rate: float) -> float:
+    """Net present value of amounts for years 0..N: sum of A_t / (1 + r)^t."""
+    return sum(amount / (1 + discount_rate) ** year for year, amount in enumerate(amounts_usd_by_year))
+
+
+def gpu_hours(gpus: int, years: int) -> float:
+    return gpus * HOURS_PER_YEAR * years
+
+
+def cost_of_ownership(
+    *,
+    bom: tuple[BomLine, ...],
+    finance: FinanceSpec,
+    gpus: int,
+    it_kw: float,
+    annual_energy_kwh: float,
+    electricity_usd_per_kwh: float,
+    goodput: float | None = None,
+    dense_tflops_per_gpu: float | None = None,
+) -> CostResult:
+    """Capex, opex and TCO over `finance.years`, and the cost of a GPU-hour.
+
+    usd_per_gpu_hour = TCO / (GPUs x 8,760 h x years); per useful GPU-hour it is divided by the
+    goodput; per PFLOP-hour by the GPU's dense PFLOP/s (TFLOPS / 1,000).
+    """
+    capex = capex_by_category_usd(bom, finance.installation_share)
+    hardware_usd = sum(value for key, value in capex.items() if key != "installation")
+    if finance.facility == "built":
+        capex["facility"] = facility_build_usd(it_kw, finance.build_usd_per_mw)
+    opex = {
+        "energy": energy_usd_per_year(annual_energy_kwh, electricity_usd_per_kwh),
+        "maintenance": finance.maintenance_share_per_year * hardware_usd,
+        "colocation": (
+            colocation_usd_per_year(it_kw, finance.colocation_usd_per_kw_month)
+            if finance.facility == "leased" else 0.0
+        ),
+        "staff": staff_usd_per_year(gpus, finance.staff_per_1000_gpus, finance.staff_usd_per_year_each),
+        "software": gpus * finance.software_usd_per_gpu_per_year,
+    }
+    capex_usd = sum(capex.values())
+    opex_usd_per_year = sum(opex.values())
+    opex_by_year = escalated_usd_by_year(opex_usd_per_year, finance.escalation_per_year, finance.years)
+    tco_usd = capex_usd + sum(opex_by_year)
+    hours = gpu_hours(gpus, finance.years)
+    per_gpu_hour = tco_usd / hours
+    return CostResult(
+        capex_usd=capex_usd,
+        capex_by_category_usd=capex,
+        opex_usd_per_year=opex_usd_per_year,
+        opex_by_category_usd_per_year=opex,
+        opex_usd_by_year=opex_by_year,
+        tco_usd=tco_usd,
+        tco_present_value_usd=present_value_usd((capex_usd, *opex_by_year), finance.discount_rate),
+        gpu_hours=hours,
+        usd_per_gpu_hour=per_gpu_hour,
+        usd_per_useful_gpu_hour=per_gpu_hour / goodput if goodput else None,
+        usd_per_pflop_hour=per_gpu_hour / (dense_tflops_per_gpu / 1000) if dense_tflops_per_gpu else None,
+        assumptions=finance,
+    )

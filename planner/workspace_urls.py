@@ -1,0 +1,25 @@
+"""URLs of the architect's workspace: scenarios, their editor, plan, history and comparison."""
+
+from django.urls import path, re_path
+
+from planner import views
+
+app_name = "workspace"
+
+urlpatterns = [
+    path("scenarios/", views.scenario_list, name="scenario-list"),
+    path("scenarios/new/", views.scenario_new, name="scenario-new"),
+    path("scenarios/preview/", views.scenario_preview, name="scenario-preview"),
+    path("scenarios/import/", views.scenario_import, name="scenario-import"),
+    path("scenarios/<int:pk>/", views.scenario_detail, name="scenario-detail"),
+    path("scenarios/<int:pk>/edit/", views.scenario_edit, name="scenario-edit"),
+    path("scenarios/<int:pk>/history/", views.scenario_history, name="scenario-history"),
+    path("scenarios/<int:pk>/restore/<int:number>/", views.scenario_restore, name="scenario-restore"),
+    path("scenarios/<int:pk>/clone/", views.scenario_clone, name="scenario-clone"),
+    path("scenarios/<int:pk>/rename/", views.scenario_rename, name="scenario-rename"),
+    path("scenarios/<int:pk>/delete/", views.scenario_delete_view, name="scenario-delete"),
+    path("scenarios/<int:pk>/plan.json", views.scenario_plan_json, name="scenario-plan-json"),
+    re_path(r"^scenarios/(?P<pk>[0-9]+)/document\.(?P<export_format>yaml|json)$", views.scenario_document,
+            name="scenario-document"),
+    path("compare/", views.scenario_compare, name="scenario-compare"),
+]

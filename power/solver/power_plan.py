@@ -1,0 +1,218 @@
+"""The power step of the pipeline: racks, floor, cooling and facility from the cluster's parts,
+with the bill-of-materials lines and the warnings they call for.
+
+Inputs from other steps are plain parameters, so each can be plugged in as it is built:
+switch groups from the fabric engine (empty without fabrics), (slug, count) pairs from
+storage sizing, and the optics' power from the cable-media step.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fabric.solver.interfaces import SwitchGroup
+from planner.solver.bom import PartCount
+from planner.solver.parts import SystemSpec
+from planner.solver.scenario import FacilitySpec, RacksSpec
+from power.solver.cooling_plant import WARM_WATER_COOLING, size_cooling_plant
+from power.solver.facility import PowerResult, size_facility
+from power.solver.rack_packing import RacksResult, pack_racks
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
+
+STRANDED_SHARE_TO_WARN = 0.25
+"""Warn when a quarter or more of every compute rack's power budget cannot be used."""
+
+
+@dataclass(frozen=True)
+class RacksAndPower:
+    racks: RacksResult
+    power: PowerResult
+    part_counts: list[PartCount]
+    warnings: list[str]
+
+
+def in_rack_cdu_units(racks: RacksSpec, facility: FacilitySpec, catalog: "CatalogSnapshot") -> int:
+    """Rack units an in-rack CDU takes in each liquid-cooled compute rack (0 for row CDUs)."""
+    if facility.cdu == "auto" or racks.cooling not in WARM_WATER_COOLING:
+        return 0
+    return catalog.cooling_units[facility.cdu].rack_units
+
+
+def it_kw_by_category(
+    total_nodes: int,
+    system: SystemSpec,
+    racks: RacksSpec,
+    catalog: "CatalogSnapshot",
+    switch_groups: Sequence[SwitchGroup] = (),
+    storage_systems: Sequence[tuple[str, int]] = (),
+    optics_kw: float = 0.0,
+) -> dict[str, float]:
+    """IT power [kW] at maximum input: compute systems, network (switches and optics),
+    storage systems, management servers."""
+    return {
+        "compute": float(total_nodes * system.power_kw),
+        "network": sum(group.count * catalog.switches[group.switch].power_w for group in switch_groups) / 1_000
+        + optics_kw,
+        "storage": sum((count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0),
+        "management": float(racks.management_servers * racks.management_server_kw),
+    }
+
+
+def racks_and_power(
+    total_nodes: int,
+    system: SystemSpec,
+    racks: RacksSpec,
+    facility: FacilitySpec,
+    catalog: "CatalogSnapshot",
+    *,
+    switch_groups: Sequence[SwitchGroup] = (),
+    storage_systems: Sequence[tuple[str, int]] = (),
+    optics_kw: float = 0.0,
+) -> RacksAndPower:
+    """Pack and lay out every rack, size cooling and facility, and list parts and warnings."""
+    packed = pack_racks(
+        total_nodes, system, racks, catalog,
+        switch_groups=switch_groups, storage_systems=storage_systems, optics_kw=optics_kw,
+        facility=facility, reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
+    )
+    cooling = size_cooling_plant(packed.per_rack, facility, catalog)
+    power = size_facility(
+        it_kw_by_category(total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw),
+        cooling, facility, pdus=sum(group.pdus * group.count for group in packed.per_rack),
+    )
+    return RacksAndPower(
+        racks=packed,
+        power=power,
+        part_counts=power_part_counts(packed, power, catalog),
+        warnings=power_warnings(packed, power, system, racks, facility, catalog),
+    )
+
+
+def power_part_counts(racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot") -> list[PartCount]:
+    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs, cooling units."""
+    counts = [
+        PartCount("racks", group.rack_type, group.count)
+        for group in racks.per_rack
+        if group.rack_type in catalog.rack_types
+    ]
+    pdus: dict[str, int] = {}
+    for group in racks.per_rack:
+        pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
+    counts += [PartCount("power", slug, quantity) for slug, quantity in pdus.items()]
+    counts += [PartCount("cooling", unit.unit, unit.count) for unit in power.cooling.units]
+    return counts
+
+
+def power_warnings(
+    racks: RacksResult,
+    power: PowerResult,
+    system: SystemSpec,
+    racks_spec: RacksSpec,
+    facility: FacilitySpec,
+    catalog: "CatalogSnapshot",
+) -> list[str]:
+    """Plain sentences about racks their cooling, floor or PDUs cannot carry, and stranded power."""
+    warnings = []
+    rack_type = catalog.rack_types.get(racks_spec.rack_type)
+    if rack_type is not None and not system.rack_scale and racks_spec.usable_u > rack_type.usable_u:
+        warnings.append(
+            f"racks.usable_u is {racks_spec.usable_u} U but a {rack_type.name} offers only "
+            f"{rack_type.usable_u} U: choose a taller rack type or fewer rack units."
+        )
+    warnings += _cooling_limit_warnings(racks, system, racks_spec, catalog)
+    for group in racks.per_rack:
+        plural = _racks(group.count, group.kind)
+        if group.floor_load_kg_per_m2 > facility.floor_load_limit_kg_per_m2:
+            warnings.append(
+                f"{plural} weigh {group.weight_kg:,.0f} kg each, {group.floor_load_kg_per_m2:,.0f} kg/m² over "
+                f"their {group.footprint_m2:.2f} m² footprint, beyond the floor's "
+                f"{facility.floor_load_limit_kg_per_m2:,.0f} kg/m² (facility.floor_load_limit_kg_per_m2): "
+                f"spread the load with plates, leave gaps, or build on a stronger floor."
+            )
+        if not group.carries_rack_on_one_feed and racks_spec.power_feeds == "a_b":
+            warnings.append(
+                f"{plural} draw {group.it_kw:g} kW but the {group.pdus_per_feed} PDU(s) of one feed carry "
+                f"{group.pdus_per_feed * group.pdu_capacity_kw:g} kW: losing a feed would overload the "
+                f"other; use more PDUs per rack (racks.pdus_per_rack) or a larger PDU (racks.pdu)."
+            )
+        elif group.pdus * group.pdu_capacity_kw < group.it_kw - 1e-9:
+            warnings.append(
+                f"{plural} draw {group.it_kw:g} kW, more than their {group.pdus} PDU(s) carry "
+                f"({group.pdus * group.pdu_capacity_kw:g} kW): use more PDUs per rack or a larger PDU."
+            )
+    warnings += _plant_warnings(racks, power, catalog)
+    warnings += _stranded_power_warnings(racks, system, racks_spec)
+    return warnings
+
+
+def _racks(count: int, kind: str) -> str:
+    return f"{count:,} {kind} rack" + ("s" if count != 1 else "")
+
+
+def _cooling_limit_warnings(
+    racks: RacksResult, system: SystemSpec, racks_spec: RacksSpec, catalog: "CatalogSnapshot"
+) -> list[str]:
+    if racks.limited_by != "racks.cooling":
+        return []
+    others = {path: count for path, count in racks.nodes_per_rack_by_limit.items() if path != "racks.cooling"}
+    if not others or min(others.values()) <= racks.nodes_per_rack:
+        return []
+    allowed = min(others.values())
+    other_kw = racks.compute_rack_it_kw - racks.nodes_per_rack * system.power_kw
+    wanted_kw = allowed * system.power_kw + other_kw
+    cooling = catalog.cooling_types[racks_spec.cooling]
+    better = sorted(
+        name for name, option in catalog.cooling_types.items()
+        if option.max_rack_kw >= wanted_kw and (option.liquid_fraction > 0 or not system.liquid_cooling_required)
+    )
+    would = f"; {' or '.join(better)} cooling would remove that" if better else ""
+    return [
+        f"{racks_spec.cooling} cooling removes at most {cooling.max_rack_kw:g} kW per rack, so each compute "
+        f"rack holds {racks.nodes_per_rack} {system.name} where the other limits allow {allowed} "
+        f"({wanted_kw:g} kW){would}."
+    ]
+
+
+def _plant_warnings(racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot") -> list[str]:
+    """A rack whose liquid share is more than its own rear door or in-rack CDU removes."""
+    warnings = []
+    for unit in power.cooling.units:
+        spec = catalog.cooling_units[unit.unit]
+        if unit.role == "rear_doors":
+            served = {"rear_door"}
+        elif unit.role == "cdus" and spec.rack_units:
+            served = set(WARM_WATER_COOLING)
+        else:
+            continue
+        for group in racks.per_rack:
+            if group.cooling in served and group.liquid_kw > spec.capacity_kw + 1e-9:
+                warnings.append(
+                    f"{_racks(group.count, group.kind)} give {group.liquid_kw:g} kW to liquid, more than the "
+                    f"{spec.capacity_kw:g} kW one {spec.name} removes: choose a stronger cooling type or "
+                    f"fewer kW per rack."
+                )
+    return warnings
+
+
+def _stranded_power_warnings(racks: RacksResult, system: SystemSpec, racks_spec: RacksSpec) -> list[str]:
+    if system.rack_scale:
+        return []
+    warnings = []
+    budget = racks_spec.power_budget_kw
+    full_kw = racks.compute_rack_it_kw
+    if racks.compute > 1 and racks.nodes_in_last_rack * 2 < racks.nodes_per_rack:
+        unused = budget - (full_kw - (racks.nodes_per_rack - racks.nodes_in_last_rack) * system.power_kw)
+        warnings.append(
+            f"The last compute rack holds {racks.nodes_in_last_rack} of {racks.nodes_per_rack} systems: "
+            f"{unused:g} kW of its {budget:g} kW power budget stay unused."
+        )
+    stranded_kw = budget - full_kw
+    if racks.limited_by != "racks.power_budget_kw" and stranded_kw >= STRANDED_SHARE_TO_WARN * budget:
+        warnings.append(
+            f"Each full compute rack draws {full_kw:g} kW of its {budget:g} kW power budget (limited by "
+            f"{racks.limited_by}): {stranded_kw:g} kW per rack, {stranded_kw * racks.compute:,.0f} kW over "
+            f"{racks.compute:,} racks, stay stranded."
+        )
+    return warnings

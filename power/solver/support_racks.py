@@ -1,0 +1,212 @@
+"""Network, storage and management racks: equipment packed by rack units, power and weight.
+
+Equipment of several models shares racks: the largest models go first, each model fills the
+open rack as far as it fits, then whole racks of it, then starts a new open rack with what is
+left. Counts are handled in bulk (whole racks at a time), so ten thousand switches cost no more
+than ten.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fabric.solver.interfaces import SwitchGroup
+from planner.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.scenario import RacksSpec
+from power.solver.parts import CoolingTypeSpec, RackTypeSpec
+from power.solver.rack_loads import RackGroup, RackItem, RackKind
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
+
+SWITCH_WEIGHT_KG_PER_U = 12.0
+"""For a switch whose catalog row gives no weight: 1U switches weigh 7-15 kg (QM9700 14.8 kg,
+SN2201 7.4 kg; an estimate)."""
+
+MANAGEMENT_SERVER_SLUG = "management-server"
+
+_FIT_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Equipment:
+    """One piece of rack-mounted equipment as packing sees it."""
+
+    slug: str
+    name: str
+    rack_units: int
+    power_kw: float
+    weight_kg: float
+
+
+def switch_equipment(
+    switch_groups: Sequence[SwitchGroup], catalog: "CatalogSnapshot", optics_kw: float = 0.0
+) -> dict[str, Equipment]:
+    """Each switch model of the fabrics as equipment; the optics' power is shared evenly over
+    all switches (optics_kw / switches), since each switch carries the modules of its ports."""
+    switch_count = sum(group.count for group in switch_groups)
+    optics_kw_per_switch = optics_kw / switch_count if switch_count else 0.0
+    equipment = {}
+    for group in switch_groups:
+        switch = catalog.switches.get(group.switch)
+        if switch is None:
+            raise ScenarioError.at(f"fabrics.{group.fabric}.switch", f"no switch '{group.switch}' in the catalog")
+        weight_kg = switch.weight_kg if switch.weight_kg is not None else SWITCH_WEIGHT_KG_PER_U * switch.rack_units
+        equipment[switch.slug] = Equipment(
+            switch.slug, switch.name, switch.rack_units, switch.power_w / 1_000 + optics_kw_per_switch, weight_kg
+        )
+    return equipment
+
+
+def storage_equipment(
+    storage_systems: Sequence[tuple[str, int]], catalog: "CatalogSnapshot"
+) -> list[tuple[Equipment, int]]:
+    """(storage system slug, count) pairs from storage sizing as equipment to rack."""
+    items = []
+    for slug, count in storage_systems:
+        part = catalog.storage_systems.get(slug)
+        if part is None:
+            raise ScenarioError.at("storage", f"no storage system '{slug}' in the catalog")
+        items.append((Equipment(part.slug, part.name, part.rack_units, part.power_kw, part.weight_kg), count))
+    return items
+
+
+def management_equipment(racks: RacksSpec) -> list[tuple[Equipment, int]]:
+    """The scenario's management servers (head nodes, fabric managers, schedulers)."""
+    server = Equipment(
+        MANAGEMENT_SERVER_SLUG, "management server", racks.management_server_u,
+        racks.management_server_kw, racks.management_server_weight_kg,
+    )
+    return [(server, racks.management_servers)]
+
+
+def support_cooling(hall_cooling: str, cooling_types: dict[str, CoolingTypeSpec]) -> CoolingTypeSpec:
+    """How network, storage and management racks are cooled.
+
+    Switches, storage and servers are air-cooled products: their racks stay on air even in a
+    liquid-cooled hall, unless the hall has rear doors, which fit any rack.
+    """
+    if hall_cooling == "rear_door" or "air" not in cooling_types:
+        return cooling_types[hall_cooling]
+    return cooling_types["air"]
+
+
+def _fit(capacity: float, size: float) -> int:
+    if size <= 0:
+        return 1_000_000
+    return int(capacity / size + _FIT_TOLERANCE) if capacity > 0 else 0
+
+
+class _OpenRack:
+    def __init__(self) -> None:
+        self.items: dict[str, int] = {}
+        self.units = 0
+        self.power_kw = 0.0
+        self.weight_kg = 0.0
+
+    def add(self, equipment: Equipment, count: int) -> None:
+        self.items[equipment.slug] = self.items.get(equipment.slug, 0) + count
+        self.units += count * equipment.rack_units
+        self.power_kw += count * equipment.power_kw
+        self.weight_kg += count * equipment.weight_kg
+
+
+def pack_equipment(
+    kind: RackKind,
+    items: Sequence[tuple[Equipment, int]],
+    rack_type: RackTypeSpec,
+    usable_u: int,
+    power_budget_kw: float,
+    cooling: CoolingTypeSpec,
+    rack_type_slug: str,
+    *,
+    fabric: str = "",
+    field_path: str = "",
+) -> list[RackGroup]:
+    """Racks of `kind` for `items` ((equipment, count) pairs), grouped into identical racks.
+
+    A rack holds equipment up to its usable U, the power budget, what its cooling removes
+    (min(power_budget_kw, cooling max_rack_kw)) and the enclosure's static load. Raises
+    `InfeasibleError` when one piece alone exceeds a limit.
+    """
+    limit_kw = min(power_budget_kw, cooling.max_rack_kw)
+    limit_kg = rack_type.static_load_kg
+    groups: list[RackGroup] = []
+    open_rack = _OpenRack()
+
+    def group_of(rack: _OpenRack, count: int) -> RackGroup:
+        return RackGroup(
+            kind=kind, count=count, rack_type=rack_type_slug,
+            contents=tuple(RackItem(slug, number) for slug, number in rack.items.items()),
+            units_used=rack.units, usable_u=usable_u, it_kw=rack.power_kw,
+            equipment_weight_kg=rack.weight_kg, cooling=cooling.slug, fabric=fabric,
+        )
+
+    for equipment, count in sorted(items, key=lambda item: -item[0].rack_units):
+        if count <= 0:
+            continue
+        per_rack = min(
+            _fit(usable_u, equipment.rack_units), _fit(limit_kw, equipment.power_kw), _fit(limit_kg, equipment.weight_kg)
+        )
+        if per_rack < 1:
+            raise InfeasibleError.at(field_path or f"racks.{kind}", _too_big_message(
+                equipment, rack_type, usable_u, power_budget_kw, cooling, kind))
+        room = min(
+            _fit(usable_u - open_rack.units, equipment.rack_units),
+            _fit(limit_kw - open_rack.power_kw, equipment.power_kw),
+            _fit(limit_kg - open_rack.weight_kg, equipment.weight_kg),
+            count,
+        )
+        if room > 0:
+            open_rack.add(equipment, room)
+            count -= room
+        if count == 0:
+            continue
+        if open_rack.items:
+            groups.append(group_of(open_rack, 1))
+        full, rest = divmod(count, per_rack)
+        if full:
+            full_rack = _OpenRack()
+            full_rack.add(equipment, per_rack)
+            groups.append(group_of(full_rack, full))
+        open_rack = _OpenRack()
+        if rest:
+            open_rack.add(equipment, rest)
+    if open_rack.items:
+        groups.append(group_of(open_rack, 1))
+    return _merge_identical(groups)
+
+
+def _merge_identical(groups: list[RackGroup]) -> list[RackGroup]:
+    merged: list[RackGroup] = []
+    for group in groups:
+        if merged and merged[-1].contents == group.contents:
+            last = merged.pop()
+            group = RackGroup(**{**vars(last), "count": last.count + group.count})
+        merged.append(group)
+    return merged
+
+
+def _too_big_message(
+    equipment: Equipment, rack_type: RackTypeSpec, usable_u: int, power_budget_kw: float,
+    cooling: CoolingTypeSpec, kind: str,
+) -> str:
+    if equipment.rack_units > usable_u:
+        return (
+            f"one {equipment.name} takes {equipment.rack_units} U, more than the {usable_u} U "
+            f"free in a {kind} rack ({rack_type.name})"
+        )
+    if equipment.power_kw > power_budget_kw:
+        return (
+            f"one {equipment.name} draws {equipment.power_kw:g} kW, more than the "
+            f"{power_budget_kw:g} kW a {kind} rack may draw (racks.support_power_budget_kw)"
+        )
+    if equipment.power_kw > cooling.max_rack_kw:
+        return (
+            f"one {equipment.name} draws {equipment.power_kw:g} kW, more than the "
+            f"{cooling.max_rack_kw:g} kW {cooling.slug} cooling removes from a {kind} rack"
+        )
+    return (
+        f"one {equipment.name} weighs {equipment.weight_kg:g} kg, more than the "
+        f"{rack_type.static_load_kg:g} kg a {rack_type.name} holds"
+    )

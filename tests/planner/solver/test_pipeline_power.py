@@ -1,0 +1,100 @@
+"""The pipeline's racks, floor, power and cooling sections; the scenario keys they read."""
+
+import pytest
+
+from planner.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.pipeline import plan_scenario
+from planner.solver.scenario import read_scenario
+
+NVIDIA_RA_H100_4SU = {
+    "name": "DGX SuperPOD H100, 4 SU",
+    "compute": {"system": "dgx-h100", "nodes": 128},
+    "racks": {"power_budget_kw": 41},
+}
+
+
+def test_plan_carries_racks_and_power(catalog):
+    plan = plan_scenario(NVIDIA_RA_H100_4SU, catalog).to_dict()
+    racks = plan["racks"]
+    # 32 compute racks of 4 DGX H100 and one management rack; 16 per row -> 2 compute rows + 1
+    assert {key: racks[key] for key in ("compute", "network", "storage", "total", "rows")} == {
+        "compute": 32, "network": 0, "storage": 0, "total": 33, "rows": 3}
+    assert [(group["kind"], group["count"]) for group in racks["per_rack"]] == [("compute", 32), ("management", 1)]
+    power = plan["power"]
+    # IT: 128 x 10.2 kW + 4 management servers x 1 kW = 1,309.6 kW
+    assert power["it_kw"] == pytest.approx(1_309.6)
+    assert power["facility_kw"] == pytest.approx(power["it_kw"] * power["pue"], rel=1e-6)
+    assert power["pue_source"] == "modelled" and 1.1 < power["pue"] < 1.6
+    categories = {line["category"] for line in plan["bom"]}
+    assert {"compute", "racks", "power", "cooling"} <= categories
+
+
+def test_a_given_pue(catalog):
+    plan = plan_scenario({**NVIDIA_RA_H100_4SU, "facility": {"pue": 1.4}}, catalog)
+    assert (plan.power.pue, plan.power.pue_source) == (1.4, "given")
+    assert plan.power.facility_kw == pytest.approx(1.4 * 1_309.6)
+
+
+def test_documented_defaults_of_the_new_keys():
+    scenario = read_scenario({"name": "n", "compute": {"system": "dgx-h100", "gpus": 8}})
+    racks, facility = scenario.racks, scenario.facility
+    assert (racks.rack_type, racks.network_rack_type, racks.pdu) == ("rack-42u-600", "rack-52u-800", "pdu-415v-60a-3ph")
+    assert (racks.power_feeds, racks.pdus_per_rack, racks.max_weight_kg) == ("a_b", None, None)
+    assert (racks.cold_aisle_m, racks.hot_aisle_m, racks.end_aisle_m) == (1.2, 0.9, 1.2)
+    assert racks.network_placement == "middle_of_row" and racks.management_servers == 4
+    assert (facility.pue, facility.climate, facility.chiller_share) == ("auto", "temperate", "auto")
+    assert (facility.air_delta_t_k, facility.water_delta_t_k) == (12.0, 10.0)
+    assert (facility.ups_redundancy, facility.generator_redundancy, facility.cooling_redundancy) == ("N+1",) * 3
+    assert (facility.average_load, facility.grid_gco2_per_kwh, facility.wue_l_per_kwh) == (0.75, 481.0, "auto")
+
+
+def errors_of(catalog, section, **values):
+    document = {**NVIDIA_RA_H100_4SU, section: {**NVIDIA_RA_H100_4SU.get(section, {}), **values}}
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    return caught.value
+
+
+@pytest.mark.parametrize(("section", "values", "expected"), [
+    ("facility", {"pue": 0.9}, {"facility.pue": ["must be auto or a number of at least 1"]}),
+    ("racks", {"cold_aisle_m": -1.2}, {"racks.cold_aisle_m": ["must be a number greater than 0 m"]}),
+    ("racks", {"hot_aisle_m": 0}, {"racks.hot_aisle_m": ["must be a number greater than 0 m"]}),
+    ("facility", {"ups_redundancy": "3N"}, {"facility.ups_redundancy": ["must be one of: N, N+1, 2N"]}),
+    ("racks", {"power_feeds": "ab"}, {"racks.power_feeds": ["must be one of: a_b, single"]}),
+    ("racks", {"cooling": "water"},
+     {"racks.cooling": ["must be one of: air, rear_door, direct_liquid, immersion"]}),
+    ("facility", {"climate": "arctic"}, {"facility.climate": ["must be one of: cool, temperate, hot"]}),
+    ("facility", {"average_load": 0}, {"facility.average_load": ["must be a number greater than 0"]}),
+    ("racks", {"usable_u": 0}, {"racks.usable_u": ["must be a positive whole number"]}),
+    ("racks", {"power_budget_kw": 0}, {"racks.power_budget_kw": ["must be a number greater than 0 kW"]}),
+])
+def test_bad_input_is_named_by_its_field(catalog, section, values, expected):
+    error = errors_of(catalog, section, **values)
+    assert not isinstance(error, InfeasibleError)
+    assert error.as_dict() == expected
+
+
+@pytest.mark.parametrize(("section", "values", "path", "start"), [
+    ("racks", {"rack_type": "rack-42u"}, "racks.rack_type", "no rack type 'rack-42u' in the catalog"),
+    ("racks", {"pdu": "pdu-9000"}, "racks.pdu", "no PDU 'pdu-9000' in the catalog"),
+    ("facility", {"cdu": "crah-200"}, "facility.cdu", "no CDU 'crah-200' in the catalog"),
+    ("facility", {"heat_rejection": "cdu-inrow-600"}, "facility.heat_rejection",
+     "no chiller, dry cooler or cooling tower 'cdu-inrow-600'"),
+])
+def test_names_that_do_not_exist(catalog, section, values, path, start):
+    [message] = errors_of(catalog, section, **values).as_dict()[path]
+    assert message.startswith(start)
+
+
+@pytest.mark.parametrize(("values", "path", "message"), [
+    ({"power_budget_kw": 10}, "racks.power_budget_kw",
+     "one NVIDIA DGX H100 draws 10.2 kW, more than the 10 kW rack budget: raise the budget to at least 10.2 kW"),
+    ({"usable_u": 6}, "racks.usable_u",
+     "one NVIDIA DGX H100 takes 8 U, more than the 6 U available: allow at least 8 U"),
+    ({"max_weight_kg": 100}, "racks.max_weight_kg",
+     "one NVIDIA DGX H100 weighs 130.45 kg, more than the 100 kg a rack may hold: allow at least 130.45 kg"),
+])
+def test_racks_that_hold_nothing(catalog, values, path, message):
+    error = errors_of(catalog, "racks", **values)
+    assert isinstance(error, InfeasibleError)
+    assert error.as_dict() == {path: [message]}

@@ -1,0 +1,62 @@
+"""Exports parse back with the same totals: CSV reader, openpyxl, JSON."""
+
+import csv
+import io
+import json
+
+import pytest
+from openpyxl import load_workbook
+
+from planner.exports import plan_export
+from planner.solver.errors import ScenarioError
+from planner.solver.pipeline import plan_scenario
+
+H100_4SU = {
+    "name": "DGX H100 4 SU",
+    "compute": {"system": "dgx-h100", "nodes": 128},
+    "prices": {"dgx-h100": 250_000},
+}
+
+
+@pytest.fixture(scope="module")
+def plan(catalog):
+    return plan_scenario(H100_4SU, catalog).to_dict()
+
+
+def test_json_export_is_the_plan(plan):
+    content, content_type, suffix = plan_export(plan, "json")
+    assert json.loads(content) == plan
+    assert (content_type, suffix) == ("application/json", "plan.json")
+
+
+def test_bom_csv_parses_back_with_the_same_totals(plan):
+    content, _, _ = plan_export(plan, "csv")
+    rows = list(csv.DictReader(io.StringIO(content.decode())))
+    assert len(rows) == len(plan["bom"])
+    assert sum(float(row["extended_price_usd"]) for row in rows) == pytest.approx(
+        sum(line["extended_price_usd"] for line in plan["bom"]))
+    assert rows[0]["sku"] == "dgx-h100" and float(rows[0]["unit_price_usd"]) == 250_000
+
+
+def test_workbook_has_a_sheet_per_section_and_the_bom_total(plan):
+    content, _, _ = plan_export(plan, "xlsx")
+    workbook = load_workbook(io.BytesIO(content))
+    assert workbook.sheetnames[:2] == ["Summary", "BOM"]
+    for section in plan:
+        if isinstance(plan[section], dict):
+            assert section.replace("_", " ").capitalize()[:31] in workbook.sheetnames
+    bom = workbook["BOM"]
+    assert bom.freeze_panes == "A2"
+    header = [cell.value for cell in bom[1]]
+    total_row = [cell.value for cell in bom[bom.max_row]]
+    assert total_row[0] == "Total"
+    assert total_row[header.index("extended price usd")] == pytest.approx(
+        sum(line["extended_price_usd"] for line in plan["bom"]))
+    summary = {row[0].value: row[1].value for row in workbook["Summary"].iter_rows() if row[0].value}
+    assert summary["Scenario"] == "DGX H100 4 SU" and summary["GPUs"] == 1024
+
+
+def test_unknown_format_is_a_field_error(plan):
+    with pytest.raises(ScenarioError) as caught:
+        plan_export(plan, "pdf")
+    assert caught.value.as_dict() == {"format": ["must be one of: json, csv, xlsx"]}
