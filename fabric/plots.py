@@ -35,7 +35,7 @@ def fabric_figure(name: str, fabric: dict, nodes: int | None = None) -> dict | N
     trace = {"type": "scatter", "mode": "text", "x": x, "y": y, "text": text, "hovertext": hover,
              "hoverinfo": "text", "textfont": {"size": 13}, "showlegend": False}
     layout = base_layout(
-        title=f"{name.capitalize()} fabric", height=90 + 80 * len(layers), shapes=shapes,
+        height=40 + 80 * len(layers), shapes=shapes,
         annotations=annotations, xaxis={"visible": False, "range": [0, 1], "fixedrange": True},
         yaxis={"visible": False, "range": [-0.5, len(layers) - 0.5], "fixedrange": True},
     )

@@ -56,7 +56,9 @@ class SectionView:
 
 
 def label(key: str) -> str:
-    """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`."""
+    """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`; a dotted path stays as it is."""
+    if "." in key:
+        return key
     unit = ""
     for suffix, name in UNIT_SUFFIXES:
         if key.endswith(suffix) and len(key) > len(suffix):
@@ -198,6 +200,9 @@ def attach_charts(sections: list[SectionView], figures: dict[str, dict]) -> None
         by_key.update({sub.key: sub for sub in section.subsections})
     for chart_id in figures:
         key = chart_id.removeprefix("chart-").split("-")
+        title = CHART_TITLES.get(chart_id, "")
+        if key[0] == "fabrics":
+            title = f"{label('-'.join(key[1:]))} fabric: tiers with their switches and links"
         if key[0] == "fabrics":
             target = by_key.get(f"fabrics.{'-'.join(key[1:])}")
         elif key[0] == "cost" and "cost" not in by_key:
@@ -205,4 +210,4 @@ def attach_charts(sections: list[SectionView], figures: dict[str, dict]) -> None
         else:
             target = by_key.get(key[0])
         if target is not None:
-            target.charts.append((chart_id, CHART_TITLES.get(chart_id, "")))
+            target.charts.append((chart_id, title))

@@ -164,6 +164,11 @@ class EditorSection:
     open: bool = False
 
     @property
+    def nested_optional(self) -> bool:
+        """An optional part of another section (a fabric's dragonfly shape)."""
+        return self.optional and self.path.count(".") >= 2
+
+    @property
     def include_name(self) -> str:
         return INCLUDE_PREFIX + self.path
 
@@ -189,7 +194,7 @@ def field_label(name: str, unit: str) -> str:
     """The field's name in words, without the trailing words its unit already says."""
     words = name.split("_")
     unit_words = set(re.split(r"[^a-z0-9]+", unit.lower())) - {""}
-    while len(words) > 1 and (
+    while len(words) > 1 and words[-1] != "u" and (
         words[-1] in unit_words or UNIT_SYNONYMS.get(words[-1]) in unit_words
         or (words[-1] == "per" and unit_words)
     ):
@@ -520,6 +525,17 @@ class ScenarioEditor:
             return None
         key = path.removeprefix(editor_field.path + ".")
         return next((row for row in editor_field.rows if row.key == key), None)
+
+    def error_containers(self) -> list[tuple[str, list[str], str]]:
+        """(element id, messages, class) of every error container of the form, for a response
+        that replaces them all out of band (so errors that were fixed disappear)."""
+        containers = [("form-errors", self.errors, "field-errors form-errors")]
+        for section in self.sections:
+            containers.append((section.error_id, section.errors, "field-errors section-errors"))
+            for item in section.fields:
+                containers.append((item.error_id, item.errors, "field-errors"))
+                containers.extend((row.error_id, row.errors, "field-errors") for row in item.rows)
+        return containers
 
     @property
     def has_errors(self) -> bool:

@@ -20,7 +20,8 @@ class KeyFigure:
     unit: str
     decimals: int
     lower_is_better: bool | None = None
-    """For a comparison: whether less of it is the better design (None: neither)."""
+    """For a comparison: whether less of it is the better design. None for the figures that
+    grow with the cluster (racks, power, capex): more of them is neither better nor worse."""
 
     @property
     def text(self) -> str:
@@ -114,18 +115,18 @@ def _capex(plan: dict) -> float | None:
 
 FIGURES: list[tuple[str, str, str, int, bool | None, Callable[[dict], float | None]]] = [
     ("gpus", "GPUs", "", 0, None, lambda plan: _first(plan, ("compute", "gpus"))),
-    ("nodes", "Nodes", "", 0, True,
+    ("nodes", "Nodes", "", 0, None,
      lambda plan: _first(plan, ("compute", "total_nodes"), ("compute", "nodes"))),
-    ("racks", "Racks", "", 0, True, lambda plan: _first(plan, ("racks", "total"), ("racks", "compute"))),
-    ("switches", "Switches", "", 0, True, lambda plan: _fabric_sum(plan, "tiers", "switches")),
-    ("links", "Links", "", 0, True, lambda plan: _fabric_sum(plan, "links", "count")),
-    ("optics", "Optics", "", 0, True, _optics),
-    ("it_mw", "IT power", "MW", 2, True,
+    ("racks", "Racks", "", 0, None, lambda plan: _first(plan, ("racks", "total"), ("racks", "compute"))),
+    ("switches", "Switches", "", 0, None, lambda plan: _fabric_sum(plan, "tiers", "switches")),
+    ("links", "Links", "", 0, None, lambda plan: _fabric_sum(plan, "links", "count")),
+    ("optics", "Optics", "", 0, None, _optics),
+    ("it_mw", "IT power", "MW", 2, None,
      _megawatts(("power", "it_kw"), ("compute", "it_kw"))),
-    ("facility_mw", "Facility power", "MW", 2, True, _megawatts(("power", "facility_kw"))),
+    ("facility_mw", "Facility power", "MW", 2, None, _megawatts(("power", "facility_kw"))),
     ("pue", "PUE", "", 2, True, lambda plan: _first(plan, ("power", "pue"))),
-    ("capex_usd", "Capex", "USD", 0, True, _capex),
-    ("tco_usd", "TCO", "USD", 0, True, lambda plan: _first(plan, ("cost", "tco_usd"))),
+    ("capex_usd", "Capex", "USD", 0, None, _capex),
+    ("tco_usd", "TCO", "USD", 0, None, lambda plan: _first(plan, ("cost", "tco_usd"))),
     ("usd_per_gpu_hour", "Per GPU-hour", "USD", 2, True,
      lambda plan: _first(plan, ("cost", "usd_per_gpu_hour"), ("cost", "tco_usd_per_gpu_hour"),
                          ("cost", "cost_per_gpu_hour_usd"))),

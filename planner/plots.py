@@ -93,10 +93,8 @@ def _rack_kinds(plan: dict, catalog: CatalogSnapshot | None, usable_u: int, mana
             name = getattr(part, "name", item["slug"]) if part is not None else item["slug"]
             units = _part_units(item["slug"], catalog, management_server_u)
             contents.append((item["slug"], name, units, int(item.get("count", 0))))
-        title = f"{group.get('kind', 'rack').capitalize()} rack"
-        if group.get("fabric"):
-            title += f" ({group['fabric']})"
-        title += f" × {group.get('count', 0):,}"
+        fabric = f" ({group['fabric']})" if group.get("fabric") else ""
+        title = f"{group.get('kind', 'rack').capitalize()}{fabric} × {group.get('count', 0):,}"
         kinds.append((title, group.get("kind", "compute"), int(group.get("usable_u") or usable_u),
                       contents, group.get("it_kw")))
     if kinds:
@@ -110,11 +108,11 @@ def _rack_kinds(plan: dict, catalog: CatalogSnapshot | None, usable_u: int, mana
     units = max(1, racks.get("compute_rack_units_used", nodes_per_rack) // nodes_per_rack)
     name = getattr(part, "name", system) if part is not None else system
     full = racks.get("compute", 0) - (1 if racks.get("nodes_in_last_rack") != nodes_per_rack else 0)
-    kinds.append((f"Compute rack × {full:,}", "compute", max(usable_u, units * nodes_per_rack),
+    kinds.append((f"Compute × {full:,}", "compute", max(usable_u, units * nodes_per_rack),
                   [(system, name, units, nodes_per_rack)], racks.get("compute_rack_it_kw")))
     last = racks.get("nodes_in_last_rack")
     if last and last != nodes_per_rack:
-        kinds.append(("Last compute rack × 1", "compute", max(usable_u, units * nodes_per_rack),
+        kinds.append(("Last compute × 1", "compute", max(usable_u, units * nodes_per_rack),
                       [(system, name, units, last)], None))
     return kinds
 
@@ -129,8 +127,10 @@ def rack_elevation_figure(
     used = {"x": [], "base": [], "y": [], "text": [], "hover": [], "color": []}
     free = {"x": [], "base": [], "y": []}
     tallest = 0
-    for title, kind, rack_u, contents, it_kw in kinds:
-        label = title if it_kw is None else f"{title}<br>{it_kw:,.1f} kW"
+    labels = []
+    for position_x, (title, kind, rack_u, contents, it_kw) in enumerate(kinds):
+        labels.append(title if it_kw is None else f"{title}<br>{it_kw:,.1f} kW")
+        label = position_x
         position = 0
         for slug, name, units, count in contents:
             for _ in range(count):
@@ -162,7 +162,8 @@ def rack_elevation_figure(
         height=520, barmode="overlay", bargap=0.45, showlegend=False,
         yaxis={"title": {"text": "Rack unit"}, "range": [0, tallest], "dtick": 6,
                "gridcolor": "#eef2f6", "zeroline": False},
-        xaxis={"tickfont": {"size": 11}},
+        xaxis={"tickfont": {"size": 11}, "tickangle": 0, "automargin": True,
+               "tickvals": list(range(len(labels))), "ticktext": labels},
     )
     return {"data": data, "layout": layout}
 

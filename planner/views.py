@@ -36,9 +36,10 @@ from planner.services import (
 )
 from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
+from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
 
-EXPORT_FORMATS = [("json", "Plan (JSON)"), ("csv", "BOM (CSV)"), ("xlsx", "Workbook (XLSX)"),
+EXPORT_FORMATS = [("csv", "BOM (CSV)"), ("xlsx", "Workbook (XLSX)"),
                   ("cabling.csv", "Cabling plan (CSV)")]
 """Exports of the API, linked from the dashboard once the API serves them."""
 
@@ -171,17 +172,17 @@ def starter_document(catalog) -> dict:
     return {"name": "", "compute": {"system": system, "gpus": 1024}}
 
 
-def _plan(document):
-    """The plan as plain data with its figures, or the errors by path."""
+def _plan(document, catalog=None):
+    """The plan, or the errors by path. `catalog`: a snapshot the view already read."""
     try:
-        return plan_document(document), {}
+        return (plan_scenario(document, catalog) if catalog else plan_document(document)), {}
     except ScenarioError as error:
         return None, error.as_dict()
 
 
 def _editor_page(request, editor, scenario=None, *, base_revision=None, yaml_text=None,
                  yaml_errors=None, conflict=None, status=200):
-    plan, errors = _plan(editor.document) if not editor.has_errors else (None, {})
+    plan, errors = _plan(editor.document, editor.catalog) if not editor.has_errors else (None, {})
     context = {
         "editor": editor,
         "scenario": scenario,
@@ -251,7 +252,7 @@ def scenario_preview(request):
     """The key figures of the posted form, and every field's errors (out of band, so old ones clear)."""
     catalog = catalog_snapshot()
     document = ScenarioEditor.document_from_post(request.POST, catalog)
-    plan, errors = _plan(document)
+    plan, errors = _plan(document, catalog)
     editor = ScenarioEditor(document, catalog, errors)
     context = {
         "editor": editor,
@@ -284,8 +285,9 @@ def scenario_detail(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
     document = scenario.document
     context = {"scenario": scenario, "errors": {}, "plan": None, "infeasible": False}
+    catalog = catalog_snapshot()
     try:
-        plan = plan_document(document)
+        plan = plan_scenario(document, catalog)
     except ScenarioError as error:
         plan = None
         context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError))
@@ -297,7 +299,7 @@ def scenario_detail(request, pk):
             figures=key_figures(data),
             exports=_api_exports(scenario),
         )
-        charts = dashboard.plan_figures(data, spec, catalog_snapshot())
+        charts = dashboard.plan_figures(data, spec, catalog)
         sections = dashboard.plan_sections(data)
         dashboard.attach_charts(sections, charts)
         context.update(charts=charts, sections=sections)

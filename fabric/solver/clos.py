@@ -37,7 +37,9 @@ class BalancedTier:
     """Down links in use on each upper switch: lower switches x links_per_pair."""
 
 
-def balanced_upper_tier(lower_switches: int, uplinks_per_lower: int, down_links_per_upper: int) -> BalancedTier | None:
+def balanced_upper_tier(
+    lower_switches: int, uplinks_per_lower: int, down_links_per_upper: int
+) -> BalancedTier | None:
     """Fewest upper switches such that every lower switch has m links to every upper switch.
 
     S = the smallest divisor of u with S >= ceil(L * u / p), m = u / S, for L lower switches with

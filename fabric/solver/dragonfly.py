@@ -33,7 +33,9 @@ def dragonfly_max_groups(routers_per_group: int, global_links_per_router: int) -
     return routers_per_group * global_links_per_router + 1
 
 
-def dragonfly_max_terminals(terminals_per_router: int, routers_per_group: int, global_links_per_router: int) -> int:
+def dragonfly_max_terminals(
+    terminals_per_router: int, routers_per_group: int, global_links_per_router: int
+) -> int:
     """Most terminals: N = a p (a h + 1). p = h = 4, a = 8: 1,056; p = h = 8, a = 16: 16,512."""
     return (
         routers_per_group * terminals_per_router
@@ -49,7 +51,9 @@ class DragonflyShape:
 
     @property
     def radix(self) -> int:
-        return dragonfly_radix(self.terminals_per_router, self.routers_per_group, self.global_links_per_router)
+        return dragonfly_radix(
+            self.terminals_per_router, self.routers_per_group, self.global_links_per_router
+        )
 
     @property
     def max_groups(self) -> int:
@@ -121,8 +125,8 @@ def dragonfly_counts(terminals: int, shape: DragonflyShape) -> DragonflyCounts |
 
 
 def dragonfly_max_switch_hops(counts: DragonflyCounts) -> int:
-    """Routers crossed on the longest minimal route: local, global, local hop (Kim et al.
-    section 4.1) cross 4 routers between groups, 2 within a group, 1 with a single router."""
+    """Routers crossed on the longest minimal route: a local, a global and a local hop (Kim et
+    al. 2008, minimal routing) cross 4 routers between groups, 2 within a group, 1 with one router."""
     if counts.groups > 1:
         return 4
     return 2 if counts.routers_per_group > 1 else 1
@@ -189,8 +193,9 @@ def dragonfly_layout(context: FabricContext) -> PlaneLayout:
     endpoint_gbps = context.endpoint_gbps
     narrowest = min(endpoint_gbps, 2 * cut_gbps)
     warnings = []
-    if counts.groups > 1 and counts.global_links_per_group_pair * (counts.groups - 1) < shape.routers_per_group * shape.global_links_per_router:
-        spare = shape.routers_per_group * shape.global_links_per_router - counts.global_links_per_group_pair * (counts.groups - 1)
+    global_ports = shape.routers_per_group * shape.global_links_per_router
+    spare = global_ports - counts.global_links_per_group_pair * (counts.groups - 1)
+    if counts.groups > 1 and spare > 0:
         warnings.append(
             f"The {context.name} dragonfly's {counts.groups} groups use {counts.global_links_per_group_pair} "
             f"global links per pair of groups: {spare} global ports per group are left free."
@@ -201,7 +206,6 @@ def dragonfly_layout(context: FabricContext) -> PlaneLayout:
         segments=tuple(segments),
         endpoint_gbps=endpoint_gbps,
         narrowest_gbps=narrowest,
-        bisection_gbps=narrowest / 2,
         max_switch_hops=dragonfly_max_switch_hops(counts),
         endpoint_links_per_leaf=min(shape.terminals_per_router, terminals),
         nodes_per_leaf=min(shape.terminals_per_router, terminals),

@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from fabric.solver.dragonfly import dragonfly_layout
+from fabric.solver.dragonfly import dragonfly_layout, dragonfly_max_groups
 from fabric.solver.endpoints import (
     FABRIC_MANAGER,
     fabric_manager_endpoints,
@@ -17,6 +17,15 @@ from fabric.solver.endpoints import (
     system_endpoints,
 )
 from fabric.solver.fat_tree import fat_tree_layout
+from fabric.solver.figures import (
+    W_PER_KW,
+    active_cable_power_w,
+    bisection_bandwidth_tbps,
+    effective_oversubscription,
+    gpus_per_leaf,
+    optics_power_w,
+    switch_power_kw,
+)
 from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout
 from fabric.solver.media import cable_for_link, module_for_port
@@ -40,8 +49,11 @@ if TYPE_CHECKING:
 
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 """oob last: it serves the management ports of the other fabrics' switches."""
-GBPS_PER_TBPS = 1000.0
-W_PER_KW = 1000.0
+EDGE_ROLES = ("leaf", "rail", "router")
+"""Switches that endpoints attach to: their free ports are room to grow."""
+EDGE_FREE_SHARE_TO_WARN = 0.25
+"""Warn about free edge ports from a quarter of them; free spine and core ports always (they
+are stranded by the balance rule, not waiting for endpoints)."""
 
 
 def plan_fabric(
@@ -58,10 +70,13 @@ def plan_fabric(
     Raises ScenarioError (a NIC faster than the switch, a dragonfly shape beyond the radix) or
     InfeasibleError (a radix too small for a leaf, tiers beyond their reach), naming the field.
     """
-    groups = tuple(group for group in endpoints if group is not None and group.count * group.ports_per_endpoint > 0)
+    groups = tuple(
+        group for group in endpoints if group is not None and group.count * group.ports_per_endpoint > 0
+    )
     if not groups:
         raise ScenarioError.at(
-            f"fabrics.{name}", f"no device has {name} ports: add {name} NICs to the system, or leave this fabric out"
+            f"fabrics.{name}",
+            f"no device has {name} ports: add {name} NICs to the system, or leave this fabric out",
         )
     switch = catalog.switches[spec.switch]
     spine_switch = catalog.switches[spec.spine_switch or spec.switch]
@@ -169,7 +184,13 @@ def _fabric_result(
         cables[key] = cables.get(key, 0) + link.count
         if problem:
             warnings.append(problem)
-    free = [(tier.ports_free, tier.ports_free + tier.ports_used, tier.role) for tier in tiers if tier.ports_free > 0]
+    free = [
+        (tier.ports_free, tier.ports_free + tier.ports_used, tier.role)
+        for tier in tiers
+        if tier.ports_free > 0
+        and (tier.role not in EDGE_ROLES
+             or tier.ports_free >= EDGE_FREE_SHARE_TO_WARN * (tier.ports_free + tier.ports_used))
+    ]
     if free:
         listed = "; ".join(f"{count:,} of {total:,} {role} ports" for count, total, role in free)
         warnings.append(f"The {context.name} fabric leaves ports free (stranded until it grows): {listed}.")
@@ -192,11 +213,10 @@ def _fabric_result(
         cables=tuple(
             CableCount(media, cable, length_m, count) for (media, cable, length_m), count in cables.items()
         ),
-        bisection_tbps=layout.bisection_gbps * planes / GBPS_PER_TBPS,
-        oversubscription=max(1.0, layout.endpoint_gbps / layout.narrowest_gbps),
+        bisection_tbps=bisection_bandwidth_tbps(layout.narrowest_gbps, planes),
+        oversubscription=effective_oversubscription(layout.endpoint_gbps, layout.narrowest_gbps),
         max_switch_hops=layout.max_switch_hops,
-        gpus_per_leaf=math.floor(layout.endpoint_links_per_leaf * gpus_per_node / primary.ports_per_endpoint)
-        if gpus_per_node else 0,
+        gpus_per_leaf=gpus_per_leaf(layout.endpoint_links_per_leaf, gpus_per_node, primary.ports_per_endpoint),
         nodes_per_leaf=layout.nodes_per_leaf,
         switch_power_kw=sum(tier.power_kw for tier in tiers),
         optics_power_kw=optics_w / W_PER_KW,
@@ -204,7 +224,7 @@ def _fabric_result(
         pods=layout.pods,
         dragonfly=None if dragonfly is None else DragonflyResult(
             dragonfly.terminals_per_router, dragonfly.routers_per_group, dragonfly.global_links_per_router,
-            dragonfly.groups, dragonfly.routers_per_group * dragonfly.global_links_per_router + 1,
+            dragonfly.groups, dragonfly_max_groups(dragonfly.routers_per_group, dragonfly.global_links_per_router),
             dragonfly.global_links_per_group_pair,
         ),
         warnings=tuple(warnings),
@@ -225,7 +245,7 @@ def _tier_result(tier, planes: int) -> TierResult:
         ports_free=switches * ports_per_switch - used,
         down_links_per_switch=tier.down_links_per_switch,
         up_links_per_switch=tier.up_links_per_switch,
-        power_kw=switches * tier.switch.power_w / W_PER_KW,
+        power_kw=switch_power_kw(switches, tier.switch.power_w),
     )
 
 
@@ -248,7 +268,8 @@ def _segment_links(
         reaches = [module.reach_m for module in (lower, upper) if module is not None]
         choice = cable_for_link(segment.length_m, segment.gbps, catalog.cables, spec.optical_media,
                                 module_reach_m=min(reaches) if reaches else None)
-        for module, end, is_nic in ((lower, segment.lower, segment.lower_is_nic), (upper, segment.upper, False)):
+        ends = ((lower, segment.lower, segment.lower_is_nic), (upper, segment.upper, False))
+        for module, end, is_nic in ends:
             if module is None:
                 problem = (
                     f"No transceiver in the catalog fits a {end.module_gbps:g} Gb/s port reaching "
@@ -257,9 +278,9 @@ def _segment_links(
                 continue
             count = _modules_at_end(segment.links, planes, end, is_nic)
             modules[module.slug] = modules.get(module.slug, 0) + count
-            watts += count * module.power_w
+            watts += optics_power_w(count, module.power_w)
     elif choice.cable is not None:
-        watts += links * 2 * catalog.cables[choice.cable].power_w
+        watts += active_cable_power_w(links, catalog.cables[choice.cable].power_w)
     else:
         problem = (
             f"No cable in the catalog carries {segment.gbps:g} Gb/s over {segment.length_m:g} m for the "
@@ -283,7 +304,8 @@ def _modules_at_end(links_per_plane: int, planes: int, end: PortEnd, is_nic: boo
 
 def _rail_warnings(context: FabricContext, gpus_per_node: int) -> list[str]:
     spec = context.spec
-    if spec.topology == "dragonfly" or (spec.topology == "fat_tree" and spec.leaf_placement != "rail_optimized"):
+    top_of_rack_tree = spec.topology == "fat_tree" and spec.leaf_placement != "rail_optimized"
+    if spec.topology == "dragonfly" or top_of_rack_tree or context.name == "oob":
         return []
     primary = context.endpoints[0]
     rails = primary.ports_per_endpoint

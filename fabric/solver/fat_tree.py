@@ -16,7 +16,15 @@ from fabric.solver.clos import (
     two_tier_counts,
     two_tier_max_leaves,
 )
-from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout, TierLayout, switch_end, uplink_end
+from fabric.solver.layout import (
+    FabricContext,
+    PlaneLayout,
+    PortEnd,
+    SegmentLayout,
+    TierLayout,
+    switch_end,
+    uplink_end,
+)
 from fabric.solver.leaves import LeafCount, rail_optimized_leaf_count, top_of_rack_leaf_count
 from fabric.solver.ports import SwitchPorts, port_split_ways, switch_ports
 from planner.solver.errors import InfeasibleError, ScenarioError
@@ -47,7 +55,8 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
         field = "spine_switch" if spec.spine_switch else "switch"
         raise ScenarioError.at(
             context.path(field),
-            f"leaf uplinks run at {spine_rate:g} Gb/s, faster than the {context.spine_switch.port_gbps:g} Gb/s "
+            f"leaf uplinks run at {spine_rate:g} Gb/s, faster than the "
+            f"{context.spine_switch.port_gbps:g} Gb/s "
             f"ports of {context.spine_switch.slug}: set spine_switch to a switch with ports of at least "
             f"{spine_rate:g} Gb/s{_suggest(context, spine_rate)}",
         )
@@ -112,7 +121,10 @@ def _layout(
     spec, switch, spine_switch = context.spec, context.switch, context.spine_switch
     lengths = spec.link_lengths
     top_of_rack = spec.leaf_placement == "top_of_rack" and leaves.in_compute_racks > 0
-    placement = {"compute_rack": leaves.in_compute_racks, "network_rack": counts.leaves - leaves.in_compute_racks}
+    placement = {
+        "compute_rack": leaves.in_compute_racks,
+        "network_rack": counts.leaves - leaves.in_compute_racks,
+    }
     leaf_up_ports_used = counts.leaves * leaf.up_ports if counts.tiers > 1 else 0
     tiers = [
         TierLayout(
@@ -171,7 +183,6 @@ def _layout(
         segments=tuple(segments),
         endpoint_gbps=endpoint_gbps,
         narrowest_gbps=narrowest,
-        bisection_gbps=narrowest / 2,
         max_switch_hops=max_switch_hops(counts.tiers),
         endpoint_links_per_leaf=leaves.endpoint_links_per_leaf,
         nodes_per_leaf=leaves.nodes_per_leaf,

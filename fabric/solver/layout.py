@@ -11,6 +11,7 @@ from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.parts import SwitchSpec
 
 if TYPE_CHECKING:
+    from fabric.solver.dragonfly import DragonflyCounts
     from planner.solver.scenario import FabricSpec
 
 
@@ -22,7 +23,6 @@ class PortEnd:
     """Rate of the module that fills the port or cage (a twin-port 2 x 400G cage: 800)."""
     links_per_module: int
     """Links one module serves: ports per cage x split for a switch, planes for a NIC."""
-    links_per_switch_or_nic: int = 1
 
 
 @dataclass(frozen=True)
@@ -61,13 +61,12 @@ class PlaneLayout:
     """Bandwidth the endpoints send into one plane [Gb/s]."""
     narrowest_gbps: float
     """Bandwidth of the narrowest tier (endpoints included) of one plane [Gb/s]."""
-    bisection_gbps: float
     max_switch_hops: int
     endpoint_links_per_leaf: int
     nodes_per_leaf: int
     scalable_units: int = 0
     pods: int = 0
-    dragonfly: object | None = None
+    dragonfly: "DragonflyCounts | None" = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
 

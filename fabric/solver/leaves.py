@@ -61,9 +61,11 @@ def top_of_rack_leaf_count(
     racks = math.ceil(systems / systems_per_rack) if systems else 0
     per_rack = math.ceil(systems_per_rack * links_per_system / down_links_per_leaf)
     last_rack_systems = systems - (racks - 1) * systems_per_rack if racks else 0
-    in_racks = (racks - 1) * per_rack + math.ceil(last_rack_systems * links_per_system / down_links_per_leaf) if racks else 0
+    last_rack_leaves = math.ceil(last_rack_systems * links_per_system / down_links_per_leaf)
+    in_racks = (racks - 1) * per_rack + last_rack_leaves if racks else 0
     network = math.ceil(other_links / down_links_per_leaf)
-    fullest = min(down_links_per_leaf, min(systems, systems_per_rack) * links_per_system) if systems else min(down_links_per_leaf, other_links)
+    busiest = min(systems, systems_per_rack) * links_per_system if systems else other_links
+    fullest = min(down_links_per_leaf, busiest)
     links_per_system_on_leaf = min(links_per_system, down_links_per_leaf) if systems else 1
     return LeafCount(
         leaves=in_racks + network, in_compute_racks=in_racks, units=racks, leaves_per_unit=1,

@@ -21,6 +21,10 @@ COPPER_MEDIA_ORDER = ("twisted_pair", "dac", "acc")
 """Copper first (cheapest, least power), shortest reach first."""
 
 
+def _length_field(default_m: float):
+    return spec_field(default_m, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+
+
 @dataclass(frozen=True)
 class LinkLengthsSpec:
     """Assumed cable run per segment, until the floor layout gives real distances.
@@ -34,12 +38,12 @@ class LinkLengthsSpec:
     - dragonfly local links within a group of adjacent racks: 5 m; global links: 50 m.
     """
 
-    node_to_top_of_rack_m: float = spec_field(2.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
-    node_to_leaf_m: float = spec_field(15.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
-    leaf_to_spine_m: float = spec_field(30.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
-    spine_to_core_m: float = spec_field(50.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
-    router_local_m: float = spec_field(5.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
-    router_global_m: float = spec_field(50.0, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+    node_to_top_of_rack_m: float = _length_field(2.0)
+    node_to_leaf_m: float = _length_field(15.0)
+    leaf_to_spine_m: float = _length_field(30.0)
+    spine_to_core_m: float = _length_field(50.0)
+    router_local_m: float = _length_field(5.0)
+    router_global_m: float = _length_field(50.0)
 
 
 def stock_length_m(length_m: float, stock_lengths_m: tuple[float, ...]) -> float:
@@ -57,9 +61,14 @@ class CableChoice:
     cable_length_m: float
 
 
-def _best_cable(candidates: list[CableSpec], length_m: float) -> CableSpec | None:
+def _best_cable(candidates: list[CableSpec], length_m: float, reach_first: bool = False) -> CableSpec | None:
     fitting = [cable for cable in candidates if cable.reach_m >= length_m]
-    return min(fitting, key=lambda cable: (cable.gbps, cable.reach_m, cable.price_usd, cable.slug), default=None)
+
+    def key(cable: CableSpec) -> tuple:
+        rate_then_reach = (cable.reach_m, cable.gbps) if reach_first else (cable.gbps, cable.reach_m)
+        return (*rate_then_reach, cable.price_usd, cable.slug)
+
+    return min(fitting, key=key, default=None)
 
 
 def cable_for_link(
@@ -81,10 +90,10 @@ def cable_for_link(
     optical = ("fiber", "aoc") if optical_media == "transceivers" else ("aoc", "fiber")
     for media in COPPER_MEDIA_ORDER + optical:
         candidates = [cable for cable in rated if cable.media == media]
-        if media == "fiber" and module_reach_m is not None:
-            paired = [cable for cable in candidates if cable.reach_m >= module_reach_m]
-            candidates = paired or candidates
-        cable = _best_cable(candidates, length_m)
+        paired = media == "fiber" and module_reach_m is not None
+        if paired:
+            candidates = [cable for cable in candidates if cable.reach_m >= module_reach_m] or candidates
+        cable = _best_cable(candidates, length_m, reach_first=paired)
         if cable is not None:
             return CableChoice(media, cable.slug, stock_length_m(length_m, cable.stock_lengths_m))
     return CableChoice("fiber", None, length_m)

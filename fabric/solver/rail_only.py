@@ -22,7 +22,8 @@ def rail_only_layout(context: FabricContext) -> PlaneLayout:
     rails = primary.ports_per_endpoint
     rail_links = math.ceil(context.endpoint_links / rails)
     rail_context = replace(
-        context, endpoints=(EndpointGroup(primary.name, rail_links, 1, max(g.port_gbps for g in context.endpoints)),)
+        context,
+        endpoints=(EndpointGroup(primary.name, rail_links, 1, max(g.port_gbps for g in context.endpoints)),),
     )
     rail = fat_tree_layout(rail_context, rails=1)
     role = "rail" if rail.tier_count == 1 else "leaf"
@@ -42,13 +43,18 @@ def rail_only_layout(context: FabricContext) -> PlaneLayout:
             f"node-{role}", "node" if index == 0 else group.name, role,
             group.count * group.ports_per_endpoint, group.port_gbps / context.spec.planes,
             context.spec.link_lengths.node_to_leaf_m,
-            PortEnd(group.port_gbps, context.spec.planes), switch_end(context.switch, split), lower_is_nic=True,
+            PortEnd(group.port_gbps, context.spec.planes), switch_end(context.switch, split),
+            lower_is_nic=True,
         )
         for index, group in enumerate(context.endpoints)
     ]
     segments += [
-        replace(segment, links=segment.links * rails, from_=role if segment.from_ == "leaf" else segment.from_,
-                segment=segment.segment.replace("leaf", role))
+        replace(
+            segment,
+            links=segment.links * rails,
+            from_=role if segment.from_ == "leaf" else segment.from_,
+            segment=segment.segment.replace("leaf", role),
+        )
         for segment in rail.segments
         if not segment.lower_is_nic
     ]
@@ -58,6 +64,5 @@ def rail_only_layout(context: FabricContext) -> PlaneLayout:
         segments=tuple(segments),
         endpoint_gbps=context.endpoint_gbps,
         narrowest_gbps=min(context.endpoint_gbps, rail.narrowest_gbps * rails),
-        bisection_gbps=min(context.endpoint_gbps, rail.narrowest_gbps * rails) / 2,
         scalable_units=0,
     )

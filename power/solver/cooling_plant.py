@@ -93,7 +93,8 @@ def units_needed(load_kw: float, capacity_kw: float) -> int:
 @dataclass(frozen=True)
 class CoolingUnitCount:
     role: str
-    """air_handlers, rear_doors, cdus, chilled_water_rejection, warm_water_rejection, heat_rejection."""
+    """air_handlers, rear_doors, cdus, chilled_water_rejection, warm_water_rejection or
+    heat_rejection."""
     unit: str
     """Catalog slug."""
     kind: str
@@ -132,7 +133,11 @@ def _ratio(unit: CoolingUnitSpec) -> float:
 
 
 def choose_unit(
-    catalog: "CatalogSnapshot", chosen: str, kinds: tuple[str, ...], load_kw: float, redundancy: str,
+    catalog: "CatalogSnapshot",
+    chosen: str,
+    kinds: tuple[str, ...],
+    load_kw: float,
+    redundancy: str,
     in_rack: bool = False,
 ) -> CoolingUnitSpec | None:
     """The named unit, or (auto) the unit of `kinds` whose installed count costs least for the
@@ -157,11 +162,12 @@ def size_cooling_plant(
 ) -> CoolingPlantResult:
     """Units and power of the plant for the racks in `groups` (see the module docstring)."""
     redundancy = facility.cooling_redundancy
+    doors = [group for group in groups if group.cooling == "rear_door"]
+    warm = [g for g in groups if g.cooling in WARM_WATER_COOLING and g.liquid_kw > 0]
     air_kw = sum((group.air_kw * group.count for group in groups), 0.0)
-    door_kw = sum((group.liquid_kw * group.count for group in groups if group.cooling == "rear_door"), 0.0)
-    door_racks = sum(group.count for group in groups if group.cooling == "rear_door")
-    warm_kw = sum((group.liquid_kw * group.count for group in groups if group.cooling in WARM_WATER_COOLING), 0.0)
-    liquid_racks = [group for group in groups if group.cooling in WARM_WATER_COOLING and group.liquid_kw > 0]
+    door_kw = sum((group.liquid_kw * group.count for group in doors), 0.0)
+    door_racks = sum(group.count for group in doors)
+    warm_kw = sum((group.liquid_kw * group.count for group in warm), 0.0)
     climate_share = CHILLER_SHARE[facility.climate]
     if facility.chiller_share == "auto":
         share = dict(climate_share)
@@ -178,18 +184,25 @@ def size_cooling_plant(
             return
         needed = units_needed(load_kw, unit.capacity_kw) if needed is None else needed
         units.append(CoolingUnitCount(
-            role=role, unit=unit.slug, kind=unit.kind, load_kw=load_kw, capacity_kw=unit.capacity_kw,
-            needed=needed, count=units_with_redundancy(needed, redundancy) if count is None else count,
+            role=role,
+            unit=unit.slug,
+            kind=unit.kind,
+            load_kw=load_kw,
+            capacity_kw=unit.capacity_kw,
+            needed=needed,
+            count=units_with_redundancy(needed, redundancy) if count is None else count,
             power_kw=load_kw * _ratio(unit) if power_kw is None else power_kw,
         ))
 
-    add("air_handlers", choose_unit(catalog, facility.air_handler, ("crah",), air_kw, redundancy), air_kw)
+    air_handler = choose_unit(catalog, facility.air_handler, ("crah",), air_kw, redundancy)
+    add("air_handlers", air_handler, air_kw)
     door = choose_unit(catalog, "auto", ("rdhx",), door_kw, "N")
     if door is not None and door_racks:
         add("rear_doors", door, door_kw, needed=door_racks, count=door_racks)
-    cdu = choose_unit(catalog, facility.cdu, ("cdu",), warm_kw, redundancy, in_rack=facility.cdu != "auto")
+    named_cdu = facility.cdu != "auto"
+    cdu = choose_unit(catalog, facility.cdu, ("cdu",), warm_kw, redundancy, in_rack=named_cdu)
     if cdu is not None and cdu.rack_units > 0:
-        per_rack = sum(group.count for group in liquid_racks)
+        per_rack = sum(group.count for group in warm)
         add("cdus", cdu, warm_kw, needed=per_rack, count=per_rack)
     else:
         add("cdus", cdu, warm_kw)
@@ -197,7 +210,8 @@ def size_cooling_plant(
     ups_backed_kw = sum((unit.power_kw for unit in units if unit.role == "cdus"), 0.0)
 
     # Heat from fans and pumps inside goes out with the heat of the path they serve.
-    chilled_kw = air_kw + door_kw + sum(u.power_kw for u in units if u.role in ("air_handlers", "rear_doors"))
+    room_fans_kw = sum(u.power_kw for u in units if u.role in ("air_handlers", "rear_doors"))
+    chilled_kw = air_kw + door_kw + room_fans_kw
     warm_loop_kw = warm_kw + ups_backed_kw
     if facility.heat_rejection != "auto":
         unit = catalog.cooling_units[facility.heat_rejection]
@@ -210,14 +224,17 @@ def size_cooling_plant(
     else:
         chiller = choose_unit(catalog, "auto", ("chiller",), chilled_kw, redundancy)
         if chiller is not None:
-            add("chilled_water_rejection", chiller, chilled_kw, power_kw=chilled_kw * share["chilled"] * _ratio(chiller))
+            compressors_kw = chilled_kw * share["chilled"] * _ratio(chiller)
+            add("chilled_water_rejection", chiller, chilled_kw, power_kw=compressors_kw)
         dry = choose_unit(catalog, "auto", ("dry_cooler",), warm_loop_kw, redundancy)
         if dry is not None:
             add("warm_water_rejection", dry, warm_loop_kw,
                 power_kw=warm_loop_kw * (_ratio(dry) + share["warm"] * compressor_ratio))
     cooling_kw = sum((unit.power_kw for unit in units), 0.0)
     if not units and (air_kw or warm_kw or door_kw):
-        raise ScenarioError.at("facility.heat_rejection", "the catalog holds no cooling units to size the plant with")
+        raise ScenarioError.at(
+            "facility.heat_rejection", "the catalog holds no cooling units to size the plant with"
+        )
     return CoolingPlantResult(
         liquid_kw=door_kw + warm_kw,
         air_kw=air_kw,

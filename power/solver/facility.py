@@ -29,7 +29,8 @@ HOURS_PER_YEAR = 8_760
 
 WUE_WITH_COOLING_TOWERS_L_PER_KWH = 1.8
 """Industry average WUE, dominated by evaporative cooling (1.8-1.9 L/kWh, as commonly quoted
-from The Green Grid / LBNL figures; https://unanswered.io/guide/data-center-water-usage-effectiveness-wue)."""
+from The Green Grid / LBNL figures;
+https://unanswered.io/guide/data-center-water-usage-effectiveness-wue)."""
 
 WUE_DRY_L_PER_KWH = 0.2
 """Dry coolers and air-cooled chillers with adiabatic assist on hot days: 0.1-0.4 L/kWh
@@ -93,7 +94,8 @@ class LossModelResult:
 @dataclass(frozen=True)
 class PowerResult:
     it_kw: float
-    """All IT equipment at maximum input power: compute, network (optics included), storage, management."""
+    """All IT equipment at maximum input power: compute, network (optics included), storage and
+    management."""
     facility_kw: float
     pue: float
     pue_source: str
@@ -117,7 +119,9 @@ class PowerResult:
     annual_water_m3: float
 
 
-def loss_model(it_kw: float, cooling: CoolingPlantResult, facility: FacilitySpec) -> LossModelResult:
+def loss_model(
+    it_kw: float, cooling: CoolingPlantResult, facility: FacilitySpec
+) -> LossModelResult:
     """The modelled overheads and PUE (see the module docstring)."""
     critical_kw = it_kw + cooling.ups_backed_kw
     ups_kw = ups_loss_kw(critical_kw, facility.ups_efficiency)
@@ -134,7 +138,9 @@ def loss_model(it_kw: float, cooling: CoolingPlantResult, facility: FacilitySpec
             "climate": facility.climate,
             "chiller_share": cooling.chiller_share,
             "compressor_kw_per_kw": cooling.compressor_kw_per_kw,
-            "unit_power_kw_per_kw": {unit.role: unit.power_kw / unit.load_kw for unit in cooling.units if unit.load_kw},
+            "unit_power_kw_per_kw": {
+                unit.role: unit.power_kw / unit.load_kw for unit in cooling.units if unit.load_kw
+            },
             "ups_efficiency": facility.ups_efficiency,
             "distribution_loss_fraction": facility.distribution_loss_fraction,
             "other_loss_fraction": facility.other_loss_fraction,
@@ -186,7 +192,9 @@ def size_facility(
         overhead_kw_by_category=overhead,
         loss_model=model,
         cooling=cooling,
-        ups=backup_power(it_kw + cooling.ups_backed_kw, facility.ups_module_kw, facility.ups_redundancy),
+        ups=backup_power(
+            it_kw + cooling.ups_backed_kw, facility.ups_module_kw, facility.ups_redundancy
+        ),
         generators=backup_power(facility_kw, facility.generator_kw, facility.generator_redundancy),
         pdus=pdus,
         average_load=facility.average_load,

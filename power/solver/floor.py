@@ -107,7 +107,8 @@ def row_plan(counts: dict[str, int], racks_per_row: int, placement: str) -> list
     if placement == "central_rows":
         compute_rows = _fill_rows("compute", compute, racks_per_row)
         middle = len(compute_rows) // 2
-        rows = compute_rows[:middle] + _fill_rows("network", network, racks_per_row) + compute_rows[middle:]
+        network_rows = _fill_rows("network", network, racks_per_row)
+        rows = compute_rows[:middle] + network_rows + compute_rows[middle:]
     else:
         row_count = math.ceil((compute + network) / racks_per_row)
         remaining = compute
@@ -118,9 +119,11 @@ def row_plan(counts: dict[str, int], racks_per_row: int, placement: str) -> list
                 parts = [("compute", compute_here), ("network", network_here)]
             else:
                 left = compute_here // 2
-                parts = [("compute", left), ("network", network_here), ("compute", compute_here - left)]
+                right = compute_here - left
+                parts = [("compute", left), ("network", network_here), ("compute", right)]
             rows.append([RowSegment(kind, number) for kind, number in parts if number])
-    tail = [RowSegment(kind, counts.get(kind, 0)) for kind in ("storage", "management") if counts.get(kind, 0)]
+    tail = [RowSegment(kind, counts.get(kind, 0)) for kind in ("storage", "management")]
+    tail = [segment for segment in tail if segment.count]
     # Storage and management racks share rows of their own.
     row: list[RowSegment] = []
     room = racks_per_row
@@ -152,8 +155,14 @@ def _merged(row: list[RowSegment]) -> list[RowSegment]:
 def lay_out_floor(blocks: Sequence[RackBlock], racks: RacksSpec) -> FloorResult:
     """Rows, positions, area and loading for the racks in `blocks`."""
     counts = {kind: sum(block.count for block in blocks if block.kind == kind) for kind in KINDS}
-    width_by_kind = {kind: max((b.width_m for b in blocks if b.kind == kind), default=0.6) for kind in KINDS}
-    depth_by_kind = {kind: max((b.depth_m for b in blocks if b.kind == kind), default=1.2) for kind in KINDS}
+    width_by_kind = {
+        kind: max((block.width_m for block in blocks if block.kind == kind), default=0.6)
+        for kind in KINDS
+    }
+    depth_by_kind = {
+        kind: max((block.depth_m for block in blocks if block.kind == kind), default=1.2)
+        for kind in KINDS
+    }
     plans = row_plan(counts, racks.racks_per_row, racks.network_placement)
     rows = []
     y_m = racks.cold_aisle_m
@@ -190,12 +199,18 @@ def lay_out_floor(blocks: Sequence[RackBlock], racks: RacksSpec) -> FloorResult:
         longest_compute_to_network_cable_m=0.0,
         longest_compute_to_compute_cable_m=0.0,
     )
-    compute_x, compute_y = positions_by_kind(layout, "compute")
-    network_x, network_y = positions_by_kind(layout, "network")
+    # The farthest pair of racks is found among the ends of the runs (x + y and x - y are
+    # linear along a run), so two points per run stand for all its racks.
+    compute_x, compute_y = run_end_positions(layout, "compute")
+    network_x, network_y = run_end_positions(layout, "network")
     return FloorResult(**{
         **vars(layout),
-        "longest_compute_to_network_cable_m": _longest_cable_m(compute_x, compute_y, network_x, network_y, racks),
-        "longest_compute_to_compute_cable_m": _longest_cable_m(compute_x, compute_y, compute_x, compute_y, racks),
+        "longest_compute_to_network_cable_m": _longest_cable_m(
+            compute_x, compute_y, network_x, network_y, racks
+        ),
+        "longest_compute_to_compute_cable_m": _longest_cable_m(
+            compute_x, compute_y, compute_x, compute_y, racks
+        ),
     })
 
 
@@ -211,7 +226,9 @@ def _longest_cable_m(x_a, y_a, x_b, y_b, racks: RacksSpec) -> float:
     )
 
 
-def rack_positions(layout: FloorResult, kind: str | None = None) -> Iterator[tuple[str, RackPosition]]:
+def rack_positions(
+    layout: FloorResult, kind: str | None = None
+) -> Iterator[tuple[str, RackPosition]]:
     """Every rack (of `kind`, or all) with its position, row by row along each row."""
     for row in layout.rows:
         x_m = layout.end_aisle_m
@@ -226,7 +243,8 @@ def rack_positions(layout: FloorResult, kind: str | None = None) -> Iterator[tup
 
 
 def positions_by_kind(layout: FloorResult, kind: str) -> tuple[np.ndarray, np.ndarray]:
-    """x and y [m] of the centres of all racks of `kind`, as numpy arrays (vectorised per segment)."""
+    """x and y [m] of the centres of all racks of `kind`, as numpy arrays (one step per row
+    segment, not per rack)."""
     xs, ys = [], []
     for row in layout.rows:
         x_m = layout.end_aisle_m
@@ -239,3 +257,18 @@ def positions_by_kind(layout: FloorResult, kind: str) -> tuple[np.ndarray, np.nd
     if not xs:
         return np.empty(0), np.empty(0)
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def run_end_positions(layout: FloorResult, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """x and y [m] of the first and last rack of every run of `kind` (one point for a run of one)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for row in layout.rows:
+        x_m = layout.end_aisle_m
+        for segment in row.segments:
+            width = layout.width_m_by_kind[segment.kind]
+            if segment.kind == kind:
+                xs += [x_m + width / 2, x_m + width * (segment.count - 0.5)]
+                ys += [row.y_m, row.y_m]
+            x_m += width * segment.count
+    return np.array(xs), np.array(ys)

@@ -74,7 +74,8 @@ def air_flow_m3_per_h(heat_w, delta_t_k):
     V̇ ≈ 2.985 × W / ΔT_K: 299 m³/h per kW at ΔT = 10 K.
     """
     _check_positive("delta_t_k", delta_t_k)
-    return 3_600 * heat_w / (AIR_DENSITY_KG_PER_M3 * AIR_SPECIFIC_HEAT_KJ_PER_KG_K * 1_000 * delta_t_k)
+    heat_capacity_j_per_m3_k = AIR_DENSITY_KG_PER_M3 * AIR_SPECIFIC_HEAT_KJ_PER_KG_K * 1_000
+    return 3_600 * heat_w / (heat_capacity_j_per_m3_k * delta_t_k)
 
 
 def water_flow_l_per_min(heat_kw, delta_t_k):

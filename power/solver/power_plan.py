@@ -51,11 +51,14 @@ def it_kw_by_category(
 ) -> dict[str, float]:
     """IT power [kW] at maximum input: compute systems, network (switches and optics),
     storage systems, management servers."""
+    switches_w = sum(g.count * catalog.switches[g.switch].power_w for g in switch_groups)
+    storage_kw = sum(
+        (count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0
+    )
     return {
         "compute": float(total_nodes * system.power_kw),
-        "network": sum(group.count * catalog.switches[group.switch].power_w for group in switch_groups) / 1_000
-        + optics_kw,
-        "storage": sum((count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0),
+        "network": switches_w / 1_000 + optics_kw,
+        "storage": storage_kw,
         "management": float(racks.management_servers * racks.management_server_kw),
     }
 
@@ -78,10 +81,11 @@ def racks_and_power(
         facility=facility, reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
     )
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
-    power = size_facility(
-        it_kw_by_category(total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw),
-        cooling, facility, pdus=sum(group.pdus * group.count for group in packed.per_rack),
+    it_kw = it_kw_by_category(
+        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw
     )
+    pdus = sum(group.pdus * group.count for group in packed.per_rack)
+    power = size_facility(it_kw, cooling, facility, pdus=pdus)
     return RacksAndPower(
         racks=packed,
         power=power,
@@ -90,8 +94,11 @@ def racks_and_power(
     )
 
 
-def power_part_counts(racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot") -> list[PartCount]:
-    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs, cooling units."""
+def power_part_counts(
+    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot"
+) -> list[PartCount]:
+    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs and
+    cooling units."""
     counts = [
         PartCount("racks", group.rack_type, group.count)
         for group in racks.per_rack
@@ -126,21 +133,24 @@ def power_warnings(
         plural = _racks(group.count, group.kind)
         if group.floor_load_kg_per_m2 > facility.floor_load_limit_kg_per_m2:
             warnings.append(
-                f"{plural} weigh {group.weight_kg:,.0f} kg each, {group.floor_load_kg_per_m2:,.0f} kg/m² over "
-                f"their {group.footprint_m2:.2f} m² footprint, beyond the floor's "
-                f"{facility.floor_load_limit_kg_per_m2:,.0f} kg/m² (facility.floor_load_limit_kg_per_m2): "
-                f"spread the load with plates, leave gaps, or build on a stronger floor."
+                f"{plural} weigh {group.weight_kg:,.0f} kg each, "
+                f"{group.floor_load_kg_per_m2:,.0f} kg/m² over their {group.footprint_m2:.2f} m² "
+                f"footprint, beyond the floor's {facility.floor_load_limit_kg_per_m2:,.0f} kg/m² "
+                f"(facility.floor_load_limit_kg_per_m2): spread the load with plates, leave gaps, "
+                f"or build on a stronger floor."
             )
         if not group.carries_rack_on_one_feed and racks_spec.power_feeds == "a_b":
             warnings.append(
-                f"{plural} draw {group.it_kw:g} kW but the {group.pdus_per_feed} PDU(s) of one feed carry "
-                f"{group.pdus_per_feed * group.pdu_capacity_kw:g} kW: losing a feed would overload the "
-                f"other; use more PDUs per rack (racks.pdus_per_rack) or a larger PDU (racks.pdu)."
+                f"{plural} draw {group.it_kw:g} kW but the {group.pdus_per_feed} PDU(s) of one "
+                f"feed carry {group.pdus_per_feed * group.pdu_capacity_kw:g} kW: losing a feed "
+                f"would overload the other; use more PDUs per rack (racks.pdus_per_rack) or a "
+                f"larger PDU (racks.pdu)."
             )
         elif group.pdus * group.pdu_capacity_kw < group.it_kw - 1e-9:
             warnings.append(
                 f"{plural} draw {group.it_kw:g} kW, more than their {group.pdus} PDU(s) carry "
-                f"({group.pdus * group.pdu_capacity_kw:g} kW): use more PDUs per rack or a larger PDU."
+                f"({group.pdus * group.pdu_capacity_kw:g} kW): use more PDUs per rack or a "
+                f"larger PDU."
             )
     warnings += _plant_warnings(racks, power, catalog)
     warnings += _stranded_power_warnings(racks, system, racks_spec)
@@ -156,7 +166,8 @@ def _cooling_limit_warnings(
 ) -> list[str]:
     if racks.limited_by != "racks.cooling":
         return []
-    others = {path: count for path, count in racks.nodes_per_rack_by_limit.items() if path != "racks.cooling"}
+    limits = racks.nodes_per_rack_by_limit
+    others = {path: count for path, count in limits.items() if path != "racks.cooling"}
     if not others or min(others.values()) <= racks.nodes_per_rack:
         return []
     allowed = min(others.values())
@@ -165,17 +176,20 @@ def _cooling_limit_warnings(
     cooling = catalog.cooling_types[racks_spec.cooling]
     better = sorted(
         name for name, option in catalog.cooling_types.items()
-        if option.max_rack_kw >= wanted_kw and (option.liquid_fraction > 0 or not system.liquid_cooling_required)
+        if option.max_rack_kw >= wanted_kw
+        and (option.liquid_fraction > 0 or not system.liquid_cooling_required)
     )
     would = f"; {' or '.join(better)} cooling would remove that" if better else ""
     return [
-        f"{racks_spec.cooling} cooling removes at most {cooling.max_rack_kw:g} kW per rack, so each compute "
-        f"rack holds {racks.nodes_per_rack} {system.name} where the other limits allow {allowed} "
-        f"({wanted_kw:g} kW){would}."
+        f"{racks_spec.cooling} cooling removes at most {cooling.max_rack_kw:g} kW per rack, so "
+        f"each compute rack holds {racks.nodes_per_rack} {system.name} where the other limits "
+        f"allow {allowed} ({wanted_kw:g} kW){would}."
     ]
 
 
-def _plant_warnings(racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot") -> list[str]:
+def _plant_warnings(
+    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot"
+) -> list[str]:
     """A rack whose liquid share is more than its own rear door or in-rack CDU removes."""
     warnings = []
     for unit in power.cooling.units:
@@ -189,30 +203,34 @@ def _plant_warnings(racks: RacksResult, power: PowerResult, catalog: "CatalogSna
         for group in racks.per_rack:
             if group.cooling in served and group.liquid_kw > spec.capacity_kw + 1e-9:
                 warnings.append(
-                    f"{_racks(group.count, group.kind)} give {group.liquid_kw:g} kW to liquid, more than the "
-                    f"{spec.capacity_kw:g} kW one {spec.name} removes: choose a stronger cooling type or "
-                    f"fewer kW per rack."
+                    f"{_racks(group.count, group.kind)} give {group.liquid_kw:g} kW to liquid, "
+                    f"more than the {spec.capacity_kw:g} kW one {spec.name} removes: choose a "
+                    f"stronger cooling type or fewer kW per rack."
                 )
     return warnings
 
 
-def _stranded_power_warnings(racks: RacksResult, system: SystemSpec, racks_spec: RacksSpec) -> list[str]:
+def _stranded_power_warnings(
+    racks: RacksResult, system: SystemSpec, racks_spec: RacksSpec
+) -> list[str]:
     if system.rack_scale:
         return []
     warnings = []
     budget = racks_spec.power_budget_kw
     full_kw = racks.compute_rack_it_kw
     if racks.compute > 1 and racks.nodes_in_last_rack * 2 < racks.nodes_per_rack:
-        unused = budget - (full_kw - (racks.nodes_per_rack - racks.nodes_in_last_rack) * system.power_kw)
+        missing = racks.nodes_per_rack - racks.nodes_in_last_rack
+        unused = budget - (full_kw - missing * system.power_kw)
         warnings.append(
-            f"The last compute rack holds {racks.nodes_in_last_rack} of {racks.nodes_per_rack} systems: "
-            f"{unused:g} kW of its {budget:g} kW power budget stay unused."
+            f"The last compute rack holds {racks.nodes_in_last_rack} of {racks.nodes_per_rack} "
+            f"systems: {unused:g} kW of its {budget:g} kW power budget stay unused."
         )
     stranded_kw = budget - full_kw
-    if racks.limited_by != "racks.power_budget_kw" and stranded_kw >= STRANDED_SHARE_TO_WARN * budget:
+    power_bound = racks.limited_by == "racks.power_budget_kw"
+    if not power_bound and stranded_kw >= STRANDED_SHARE_TO_WARN * budget:
         warnings.append(
-            f"Each full compute rack draws {full_kw:g} kW of its {budget:g} kW power budget (limited by "
-            f"{racks.limited_by}): {stranded_kw:g} kW per rack, {stranded_kw * racks.compute:,.0f} kW over "
-            f"{racks.compute:,} racks, stay stranded."
+            f"Each full compute rack draws {full_kw:g} kW of its {budget:g} kW power budget "
+            f"(limited by {racks.limited_by}): {stranded_kw:g} kW per rack, "
+            f"{stranded_kw * racks.compute:,.0f} kW over {racks.compute:,} racks, stay stranded."
         )
     return warnings

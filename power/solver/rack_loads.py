@@ -15,11 +15,20 @@ from power.solver.pdu import rack_pdus
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot
+    from power.solver.parts import RackTypeSpec
 
 RackKind = Literal["compute", "network", "storage", "management"]
 
-RACK_SCALE_FOOTPRINT_M2 = 0.6 * 1.068
+RACK_SCALE_WIDTH_M = 0.6
+RACK_SCALE_DEPTH_M = 1.068
 """A rack-scale system's own rack: the GB200 NVL72 MGX rack is 600 x 1,068 mm (orv3-48ou)."""
+
+
+def rack_footprint_m(rack_type: "RackTypeSpec | None") -> tuple[float, float]:
+    """Width and depth [m] of a rack type; a rack-scale system's own rack when there is none."""
+    if rack_type is None:
+        return RACK_SCALE_WIDTH_M, RACK_SCALE_DEPTH_M
+    return rack_type.width_mm / 1_000, rack_type.depth_mm / 1_000
 
 
 @dataclass(frozen=True)
@@ -103,11 +112,11 @@ def describe_rack_group(
     air_kw = group.it_kw - liquid_kw
     pdu = catalog.pdus[racks.pdu]
     pdus = rack_pdus(group.it_kw, pdu, racks.power_feeds, racks.pdus_per_rack)
-    weight_kg = group.equipment_weight_kg + (0.0 if group.rack_scale else racks.empty_rack_weight_kg)
+    enclosure_kg = 0.0 if group.rack_scale else racks.empty_rack_weight_kg
+    weight_kg = group.equipment_weight_kg + enclosure_kg
     rack_type = catalog.rack_types.get(group.rack_type)
-    footprint_m2 = (
-        rack_type.width_mm * rack_type.depth_mm / 1e6 if rack_type is not None else RACK_SCALE_FOOTPRINT_M2
-    )
+    width_m, depth_m = rack_footprint_m(rack_type)
+    footprint_m2 = width_m * depth_m
     return RackGroupResult(
         kind=group.kind,
         count=group.count,

@@ -17,8 +17,14 @@ from planner.solver.parts import SystemSpec
 from planner.solver.scenario import FacilitySpec, RacksSpec
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.parts import CoolingTypeSpec, PduSpec, RackTypeSpec
-from power.solver.pdu import rack_pdus
-from power.solver.rack_loads import RackGroup, RackGroupResult, RackItem, describe_rack_group
+from power.solver.pdu import FEEDS_PER_RACK, rack_pdus
+from power.solver.rack_loads import (
+    RackGroup,
+    RackGroupResult,
+    RackItem,
+    describe_rack_group,
+    rack_footprint_m,
+)
 from power.solver.support_racks import (
     Equipment,
     management_equipment,
@@ -97,12 +103,15 @@ def compute_nodes_per_rack_limits(
     - the architect's max_nodes_per_rack, when given
     """
     limits = {"compute.system": 1} if system.rack_scale else {}
-    limits["racks.power_budget_kw"] = whole_units_within(racks.power_budget_kw - in_rack.power_kw, system.power_kw)
-    limits["racks.cooling"] = whole_units_within(cooling.max_rack_kw - in_rack.power_kw, system.power_kw)
+    power_kw, units, weight_kg = system.power_kw, system.rack_units, system.weight_kg
+    budget_kw = racks.power_budget_kw - in_rack.power_kw
+    limits["racks.power_budget_kw"] = whole_units_within(budget_kw, power_kw)
+    limits["racks.cooling"] = whole_units_within(cooling.max_rack_kw - in_rack.power_kw, power_kw)
     if not system.rack_scale:
-        limits["racks.usable_u"] = whole_units_within(racks.usable_u - in_rack.units, system.rack_units)
+        limits["racks.usable_u"] = whole_units_within(racks.usable_u - in_rack.units, units)
     if max_weight_kg is not None:
-        limits["racks.max_weight_kg"] = whole_units_within(max_weight_kg - in_rack.weight_kg, system.weight_kg)
+        room_kg = max_weight_kg - in_rack.weight_kg
+        limits["racks.max_weight_kg"] = whole_units_within(room_kg, weight_kg)
     if racks.max_nodes_per_rack is not None:
         limits["racks.max_nodes_per_rack"] = racks.max_nodes_per_rack
     if system.liquid_cooling_required and cooling.liquid_fraction == 0:
@@ -143,7 +152,10 @@ def pack_compute_racks(
     max_weight_kg = compute_rack_weight_limit_kg(system, racks, rack_type)
     limits = compute_nodes_per_rack_limits(system, racks, cooling, in_rack, max_weight_kg)
     blocked = [
-        FieldError(path, _no_fit_message(path, system, racks, cooling, cooling_types, in_rack, max_weight_kg))
+        FieldError(
+            path,
+            _no_fit_message(path, system, racks, cooling, cooling_types, in_rack, max_weight_kg),
+        )
         for path, count in limits.items()
         if count < 1
     ]
@@ -152,7 +164,7 @@ def pack_compute_racks(
     limited_by = min(limits, key=limits.get)
     nodes_per_rack = limits[limited_by]
     if pdu is not None and pdu.rack_units and not system.rack_scale:
-        while nodes_per_rack > 0 and not _fits_with_pdus(nodes_per_rack, system, racks, in_rack, pdu):
+        while nodes_per_rack and not _fits_with_pdus(nodes_per_rack, system, racks, in_rack, pdu):
             nodes_per_rack -= 1
             limited_by = "racks.usable_u"
         limits["racks.usable_u"] = min(limits["racks.usable_u"], nodes_per_rack)
@@ -175,15 +187,19 @@ def pack_compute_racks(
     )
 
 
-def _fits_with_pdus(nodes: int, system: SystemSpec, racks: RacksSpec, in_rack: InRackLoad, pdu: PduSpec) -> bool:
+def _fits_with_pdus(
+    nodes: int, system: SystemSpec, racks: RacksSpec, in_rack: InRackLoad, pdu: PduSpec
+) -> bool:
     rack_kw = nodes * system.power_kw + in_rack.power_kw
     pdus = rack_pdus(rack_kw, pdu, racks.power_feeds, racks.pdus_per_rack).pdus
     return nodes * system.rack_units + in_rack.units + pdus * pdu.rack_units <= racks.usable_u
 
 
-def _in_rack_load(per_rack: dict[str, int], equipment: dict[str, Equipment], reserved_u: int) -> InRackLoad:
+def _in_rack_load(
+    per_rack: dict[str, int], equipment: dict[str, Equipment], reserved_u: int
+) -> InRackLoad:
     return InRackLoad(
-        units=reserved_u + sum(count * equipment[slug].rack_units for slug, count in per_rack.items()),
+        units=reserved_u + sum(n * equipment[slug].rack_units for slug, n in per_rack.items()),
         power_kw=sum(count * equipment[slug].power_kw for slug, count in per_rack.items()),
         weight_kg=sum(count * equipment[slug].weight_kg for slug, count in per_rack.items()),
         switches=sum(per_rack.values()),
@@ -239,13 +255,15 @@ def compute_rack_groups(
     usable_u = system.rack_units if system.rack_scale else racks.usable_u
     groups = []
     for start, end in zip(cuts, cuts[1:]):
-        nodes = result.nodes_in_last_rack if partial and start == rack_count - 1 else result.nodes_per_rack
+        last = partial and start == rack_count - 1
+        nodes = result.nodes_in_last_rack if last else result.nodes_per_rack
         items = [RackItem(system.slug, nodes)]
         for slug, count in switch_totals.items():
             in_rack = count // rack_count + (1 if start < count % rack_count else 0)
             if in_rack:
                 items.append(RackItem(slug, in_rack))
-        units = nodes * system.rack_units + sum(item.count * equipment[item.slug].rack_units for item in items[1:])
+        switches = [(item.count, equipment[item.slug]) for item in items[1:]]
+        units = nodes * system.rack_units + sum(count * part.rack_units for count, part in switches)
         groups.append(
             RackGroup(
                 kind="compute",
@@ -254,9 +272,9 @@ def compute_rack_groups(
                 contents=tuple(items),
                 units_used=min(units, usable_u) if system.rack_scale else units,
                 usable_u=usable_u,
-                it_kw=nodes * system.power_kw + sum(i.count * equipment[i.slug].power_kw for i in items[1:]),
+                it_kw=nodes * system.power_kw + sum(n * part.power_kw for n, part in switches),
                 equipment_weight_kg=nodes * system.weight_kg
-                + sum(i.count * equipment[i.slug].weight_kg for i in items[1:]),
+                + sum(count * part.weight_kg for count, part in switches),
                 rack_scale=system.rack_scale,
             )
         )
@@ -294,13 +312,18 @@ def pack_racks(
     aux_cooling = support_cooling(racks.cooling, catalog.cooling_types)
     network_type = catalog.rack_types[racks.network_rack_type]
     support_type = catalog.rack_types[racks.rack_type]
-    network_u = network_type.usable_u - racks.network_reserved_u
+    # PDUs that are not 0U take their units in every rack: at least one per feed.
+    pdu_u = FEEDS_PER_RACK[racks.power_feeds] * catalog.pdus[racks.pdu].rack_units
+    network_u = network_type.usable_u - racks.network_reserved_u - pdu_u
+    support_u = support_type.usable_u - pdu_u
     if network_u < 1:
         raise ScenarioError.at(
             "racks.network_reserved_u",
-            f"leaves no room in a {network_type.usable_u} U {network_type.name}: keep it below {network_type.usable_u}",
+            f"leaves no room in a {network_type.usable_u} U {network_type.name}: "
+            f"keep it below {network_type.usable_u}",
         )
-    for fabric in dict.fromkeys(group.fabric for group in switch_groups if group.placement == "network_rack"):
+    networked = [group for group in switch_groups if group.placement == "network_rack"]
+    for fabric in dict.fromkeys(group.fabric for group in networked):
         totals = _switch_totals(switch_groups, "network_rack", fabric)
         groups += pack_equipment(
             "network", [(equipment[slug], count) for slug, count in totals.items()], network_type,
@@ -308,18 +331,20 @@ def pack_racks(
             fabric=fabric, field_path=f"fabrics.{fabric}.switch",
         )
     stored = storage_equipment(storage_systems, catalog)
-    stored += [(equipment[slug], count) for slug, count in _switch_totals(switch_groups, "storage_rack").items()]
+    in_storage = _switch_totals(switch_groups, "storage_rack")
+    stored += [(equipment[slug], count) for slug, count in in_storage.items()]
     groups += pack_equipment(
-        "storage", stored, support_type, support_type.usable_u, racks.support_power_budget_kw,
+        "storage", stored, support_type, support_u, racks.support_power_budget_kw,
         aux_cooling, racks.rack_type, field_path="storage",
     )
     groups += pack_equipment(
-        "management", management_equipment(racks), support_type, support_type.usable_u,
-        racks.support_power_budget_kw, aux_cooling, racks.rack_type, field_path="racks.management_servers",
+        "management", management_equipment(racks), support_type, support_u,
+        racks.support_power_budget_kw, aux_cooling, racks.rack_type,
+        field_path="racks.management_servers",
     )
 
     described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups)
-    floor = lay_out_floor(_floor_blocks(described, catalog, system), racks)
+    floor = lay_out_floor(_floor_blocks(described, catalog), racks)
     counts = {kind: sum(group.count for group in described if group.kind == kind)
               for kind in ("compute", "network", "storage", "management")}
     return replace(
@@ -334,31 +359,25 @@ def pack_racks(
     )
 
 
-def _switch_totals(switch_groups: Sequence[SwitchGroup], placement: str, fabric: str | None = None) -> dict[str, int]:
+def _switch_totals(
+    switch_groups: Sequence[SwitchGroup], placement: str, fabric: str | None = None
+) -> dict[str, int]:
+    """Switches of one placement (and fabric), by catalog slug."""
     totals: dict[str, int] = {}
     for group in switch_groups:
-        if group.placement == placement and (fabric is None or group.fabric == fabric) and group.count > 0:
+        if group.placement != placement or (fabric is not None and group.fabric != fabric):
+            continue
+        if group.count > 0:
             totals[group.switch] = totals.get(group.switch, 0) + group.count
     return totals
 
 
-def _floor_blocks(groups: Sequence[RackGroupResult], catalog: "CatalogSnapshot", system: SystemSpec) -> list[RackBlock]:
+def _floor_blocks(groups: Sequence[RackGroupResult], catalog: "CatalogSnapshot") -> list[RackBlock]:
     blocks = []
     for group in groups:
-        rack_type = catalog.rack_types.get(group.rack_type)
-        if rack_type is not None:
-            width_m, depth_m = rack_type.width_mm / 1_000, rack_type.depth_mm / 1_000
-        else:
-            # A rack-scale system is its own rack: the ORv3 / MGX footprint of GB200 NVL72.
-            width_m, depth_m = RACK_SCALE_WIDTH_M, RACK_SCALE_DEPTH_M
+        width_m, depth_m = rack_footprint_m(catalog.rack_types.get(group.rack_type))
         blocks.append(RackBlock(group.kind, group.count, width_m, depth_m, group.weight_kg))
     return blocks
-
-
-RACK_SCALE_WIDTH_M = 0.6
-RACK_SCALE_DEPTH_M = 1.068
-"""Footprint of a rack-scale system's own rack (GB200 NVL72 MGX rack: 600 x 1,068 mm, see the
-orv3-48ou rack type)."""
 
 
 def _no_fit_message(

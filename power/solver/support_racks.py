@@ -50,10 +50,15 @@ def switch_equipment(
     for group in switch_groups:
         switch = catalog.switches.get(group.switch)
         if switch is None:
-            raise ScenarioError.at(f"fabrics.{group.fabric}.switch", f"no switch '{group.switch}' in the catalog")
-        weight_kg = switch.weight_kg if switch.weight_kg is not None else SWITCH_WEIGHT_KG_PER_U * switch.rack_units
+            raise ScenarioError.at(
+                f"fabrics.{group.fabric}.switch", f"no switch '{group.switch}' in the catalog"
+            )
+        weight_kg = switch.weight_kg
+        if weight_kg is None:
+            weight_kg = SWITCH_WEIGHT_KG_PER_U * switch.rack_units
+        power_kw = switch.power_w / 1_000 + optics_kw_per_switch
         equipment[switch.slug] = Equipment(
-            switch.slug, switch.name, switch.rack_units, switch.power_w / 1_000 + optics_kw_per_switch, weight_kg
+            switch.slug, switch.name, switch.rack_units, power_kw, weight_kg
         )
     return equipment
 
@@ -67,7 +72,8 @@ def storage_equipment(
         part = catalog.storage_systems.get(slug)
         if part is None:
             raise ScenarioError.at("storage", f"no storage system '{slug}' in the catalog")
-        items.append((Equipment(part.slug, part.name, part.rack_units, part.power_kw, part.weight_kg), count))
+        equipment = Equipment(part.slug, part.name, part.rack_units, part.power_kw, part.weight_kg)
+        items.append((equipment, count))
     return items
 
 
@@ -80,7 +86,9 @@ def management_equipment(racks: RacksSpec) -> list[tuple[Equipment, int]]:
     return [(server, racks.management_servers)]
 
 
-def support_cooling(hall_cooling: str, cooling_types: dict[str, CoolingTypeSpec]) -> CoolingTypeSpec:
+def support_cooling(
+    hall_cooling: str, cooling_types: dict[str, CoolingTypeSpec]
+) -> CoolingTypeSpec:
     """How network, storage and management racks are cooled.
 
     Switches, storage and servers are air-cooled products: their racks stay on air even in a
@@ -146,7 +154,9 @@ def pack_equipment(
         if count <= 0:
             continue
         per_rack = min(
-            _fit(usable_u, equipment.rack_units), _fit(limit_kw, equipment.power_kw), _fit(limit_kg, equipment.weight_kg)
+            _fit(usable_u, equipment.rack_units),
+            _fit(limit_kw, equipment.power_kw),
+            _fit(limit_kg, equipment.weight_kg),
         )
         if per_rack < 1:
             raise InfeasibleError.at(field_path or f"racks.{kind}", _too_big_message(

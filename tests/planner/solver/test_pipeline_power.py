@@ -98,3 +98,35 @@ def test_racks_that_hold_nothing(catalog, values, path, message):
     error = errors_of(catalog, "racks", **values)
     assert isinstance(error, InfeasibleError)
     assert error.as_dict() == {path: [message]}
+
+
+POWER_RACKS_KEYS = (
+    "rack_type", "network_rack_type", "pdu", "power_feeds", "pdus_per_rack", "max_weight_kg",
+    "empty_rack_weight_kg", "support_power_budget_kw", "network_reserved_u", "network_placement",
+    "management_servers", "management_server_kw", "management_server_u", "management_server_weight_kg",
+    "cold_aisle_m", "hot_aisle_m", "end_aisle_m", "cable_tray_height_m", "cable_slack_m",
+    "cable_slack_fraction",
+)
+POWER_FACILITY_KEYS = (
+    "pue", "climate", "chiller_share", "air_delta_t_k", "water_delta_t_k", "cdu", "air_handler",
+    "heat_rejection", "cooling_redundancy", "ups_redundancy", "ups_module_kw", "ups_efficiency",
+    "generator_redundancy", "generator_kw", "distribution_loss_fraction", "other_loss_fraction",
+    "floor_load_limit_kg_per_m2", "average_load", "grid_gco2_per_kwh", "wue_l_per_kwh",
+)
+
+
+def test_the_facility_example_plans_and_names_every_key(catalog):
+    from pathlib import Path
+
+    import yaml
+
+    from planner.solver.scenario import FacilitySpec, RacksSpec
+
+    example = Path(__file__).resolve().parents[3] / "examples" / "gb200-nvl72-liquid-facility.yaml"
+    document = yaml.safe_load(example.read_text())
+    # Every key this step added is shown (others may add keys of their own to these sections).
+    assert set(POWER_RACKS_KEYS) <= set(document["racks"]) <= set(RacksSpec.__dataclass_fields__)
+    assert set(POWER_FACILITY_KEYS) <= set(document["facility"]) <= set(FacilitySpec.__dataclass_fields__)
+    plan = plan_scenario(document, catalog)
+    assert (plan.racks.compute, plan.racks.total) == (16, 17)
+    assert plan.power.ups.units == 2 * plan.power.ups.needed  # 2N

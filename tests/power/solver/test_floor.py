@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from planner.solver.scenario import RacksSpec
+from power.solver.cabling_distance import RackPosition, cable_length_m, longest_manhattan_m
 from power.solver.floor import RackBlock, RowSegment, lay_out_floor, positions_by_kind, rack_positions, row_plan
 
 
@@ -80,3 +81,12 @@ def test_vectorised_positions_match_the_rack_by_rack_walk():
         x, y = positions_by_kind(layout, kind)
         assert np.column_stack([x, y]) == pytest.approx(walk)
     assert sum(1 for _ in rack_positions(layout)) == 112
+
+
+def test_longest_cable_from_run_ends_matches_all_racks():
+    racks = RacksSpec(racks_per_row=10, network_placement="end_of_row")
+    blocks = [RackBlock("compute", 57, 0.6, 1.2, 700.0), RackBlock("network", 3, 0.8, 1.2, 500.0)]
+    layout = lay_out_floor(blocks, racks)
+    run = longest_manhattan_m(*positions_by_kind(layout, "compute"), *positions_by_kind(layout, "network"))
+    expected = cable_length_m(RackPosition(0, 0, 0.0, 0.0), RackPosition(0, 1, run, 0.0))
+    assert layout.longest_compute_to_network_cable_m == pytest.approx(expected)

@@ -1,0 +1,168 @@
+"""How long plans take at 1k, 10k, 100k and 1M GPUs: the whole pipeline, the compute fabric alone,
+and racks, floor, power and cooling alone (with every fabric's switches).
+
+Run as `.venv/bin/python scripts/benchmark.py [--runs N]`. Prints the best of N runs of each
+(a benchmark, not a timed test: the figures depend on the machine).
+"""
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from fabric.solver.endpoints import system_endpoints  # noqa: E402
+from fabric.solver.fabric import plan_fabric  # noqa: E402
+from planner.catalog import catalog_snapshot_from_files  # noqa: E402
+from planner.solver.errors import ScenarioError  # noqa: E402
+from planner.solver.pipeline import plan_scenario, validate_scenario  # noqa: E402
+from power.solver.power_plan import racks_and_power  # noqa: E402
+
+GPU_COUNTS = (1_000, 10_000, 100_000, 1_000_000)
+SYSTEM = "dgx-b300"
+"""8 GPUs and 8 x 800G compute NICs per node."""
+
+
+def designs(gpus: int) -> dict[str, dict]:
+    """Compute fabrics to time: a Quantum-X800 fat tree (3:1 leaves at 1M GPUs, where a
+    non-blocking three-tier tree of 144-port switches stops at 746,496 links) and a dragonfly."""
+    fat_tree = {"switch": "q3400", "topology": "fat_tree"}
+    if gpus > 746_496:
+        fat_tree["oversubscription"] = 3
+    return {
+        "fat tree, q3400" + (" 3:1" if gpus > 746_496 else ""): fat_tree,
+        "dragonfly, q3400": {"switch": "q3400", "topology": "dragonfly"},
+    }
+
+
+def document(gpus: int, fabric: dict) -> dict:
+    return {
+        "name": f"{gpus:,} GPUs",
+        "compute": {"system": SYSTEM, "gpus": gpus},
+        "racks": {"power_budget_kw": 130, "cooling": "direct_liquid"},
+        "fabrics": {
+            "compute": fabric,
+            # 144-port switches: at 1M GPUs the 250,000 storage links pass 64-port three-tier reach
+            "storage": {"switch": "q3400"},
+            "inband": {"switch": "q3400"},
+            "oob": {"switch": "sn2201", "spine_switch": "sn5600"},
+        },
+    }
+
+
+def best_ms(function, runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs of each, the best is printed")
+    runs = parser.parse_args().runs
+    catalog = catalog_snapshot_from_files()
+    print(f"{SYSTEM}, best of {runs} runs (ms)")
+    print(f"{'GPUs':>10}  {'compute fabric':<22} {'fabric alone':>13} {'racks+power':>12} "
+          f"{'whole plan':>11}  switches  links  racks")
+    for gpus in GPU_COUNTS:
+        for label, fabric in designs(gpus).items():
+            doc = document(gpus, fabric)
+            try:
+                scenario, full_catalog = validate_scenario(doc, catalog)
+                system = full_catalog.systems[SYSTEM]
+                nodes = -(-gpus // system.gpus)
+                endpoints = [system_endpoints(system, nodes, "compute")]
+                spec = scenario.fabrics.compute
+                result = plan_fabric("compute", spec, endpoints, full_catalog, gpus_per_node=system.gpus)
+                fabric_ms = best_ms(
+                    lambda: plan_fabric("compute", spec, endpoints, full_catalog, gpus_per_node=system.gpus), runs
+                )
+                plan_ms = best_ms(lambda: plan_scenario(doc, catalog), runs)
+                fabrics = (plan_scenario(doc, catalog).fabrics or {}).values()
+                groups = [group for fabric in fabrics for group in fabric.switch_groups()]
+                optics_kw = sum(fabric.optics_power_kw for fabric in fabrics)
+
+                def facility():
+                    return racks_and_power(
+                        nodes, system, scenario.racks, scenario.facility, full_catalog,
+                        switch_groups=groups, optics_kw=optics_kw,
+                    )
+
+                racks_ms = best_ms(facility, runs)
+                racks = facility().racks.total
+            except ScenarioError as error:
+                print(f"{gpus:>10,}  {label:<22} {'-':>13} {'-':>12} {'-':>11}  {error}")
+                continue
+            switches = sum(tier.switches for tier in result.tiers)
+            links = sum(link.count for link in result.links)
+            print(
+                f"{gpus:>10,}  {label:<22} {fabric_ms:>13.3f} {racks_ms:>12.2f} {plan_ms:>11.2f}  "
+                f"{switches:>8,}  {links:,}  {racks:,}"
+            )
+
+
+def workspace_timings(runs: int) -> None:
+    """Server-side time of the workspace at 100,000 GPUs: the plan dashboard page, and one
+    recompute round trip of the editor (the htmx preview), through Django's test client on a
+    throw-away test database."""
+    import json
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import setup_test_environment
+
+    from planner.catalog import catalog_snapshot
+    from planner.forms import ScenarioEditor
+    from planner.services import scenario_create
+
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        call_command("loadcatalog", verbosity=0)
+        user = get_user_model().objects.create_user("benchmark")
+        gpus = 100_000
+        doc = document(gpus, designs(gpus)["fat tree, q3400"])
+        scenario = scenario_create(owner=user, document=doc)
+        client = Client()
+        client.force_login(user)
+        editor = ScenarioEditor(doc, catalog_snapshot())
+        form = {"document": json.dumps(doc), "base_revision": "1"}
+        for section in editor.sections:
+            if section.optional and section.included:
+                form[section.include_name] = "on"
+            for field in section.fields:
+                if field.widget != "rows":
+                    form[field.path] = "true" if field.checked else field.value
+        form["compute.gpus"] = str(gpus + 8)
+
+        def dashboard():
+            assert client.get(f"/scenarios/{scenario.pk}/").status_code == 200
+
+        def preview():
+            assert client.post("/scenarios/preview/", form).status_code == 200
+
+        print(f"\nWorkspace at {gpus:,} GPUs ({SYSTEM}), best of {runs} runs (ms)")
+        print(f"  plan dashboard page        {best_ms(dashboard, runs):9.1f}")
+        print(f"  editor recompute (preview) {best_ms(preview, runs):9.1f}")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
+    runs_parser = argparse.ArgumentParser(add_help=False)
+    runs_parser.add_argument("--runs", type=int, default=7)
+    workspace_timings(runs_parser.parse_known_args()[0].runs)

@@ -1,0 +1,101 @@
+"""The fabric step in the pipeline: plan keys, BOM lines, placement in racks, inline switches."""
+
+import pytest
+
+from planner.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.pipeline import plan_scenario
+
+NVIDIA_RA_H100_4SU = {
+    "name": "DGX SuperPOD H100, 4 SU",
+    "compute": {"system": "dgx-h100", "nodes": 128},
+    "racks": {"power_budget_kw": 41},
+    "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}},
+}
+
+
+def test_plan_carries_tiers_links_and_transceivers(catalog):
+    plan = plan_scenario(NVIDIA_RA_H100_4SU, catalog).to_dict()
+    compute = plan["fabrics"]["compute"]
+    assert [(tier["role"], tier["switches"]) for tier in compute["tiers"]] == [("leaf", 32), ("spine", 16)]
+    assert [(link["from"], link["to"], link["count"]) for link in compute["links"]] == [
+        ("node", "leaf", 1024), ("leaf", "spine", 1024)]
+    assert compute["transceivers"] == 2560
+    assert (compute["bisection_tbps"], compute["oversubscription"], compute["max_switch_hops"]) == (204.8, 1.0, 3)
+    assert compute["gpus_per_leaf"] == 32
+    assert compute["switch_power_kw"] == pytest.approx(36.0)
+    assert plan["warnings"] == []
+
+
+def test_bom_lists_switches_optics_and_cables(catalog):
+    # installed quantities; spares come on top
+    bom = {(line.category, line.sku): line.quantity - line.spares
+           for line in plan_scenario(NVIDIA_RA_H100_4SU, catalog).bom}
+    assert bom[("network", "qm9700")] == 48
+    assert bom[("optics", "osfp-400g-sr4")] == 1024
+    assert bom[("optics", "osfp-800g-2xsr4")] == 1536
+    assert bom[("cables", "mpo12-om4")] == 2048
+
+
+def test_fabric_switches_reach_the_racks_and_the_power(catalog):
+    without = plan_scenario({**NVIDIA_RA_H100_4SU, "fabrics": {}}, catalog)
+    with_fabric = plan_scenario(NVIDIA_RA_H100_4SU, catalog)
+    assert "fabrics" not in without.to_dict()
+    assert with_fabric.racks.network > without.racks.network
+    assert with_fabric.power.it_kw > without.power.it_kw
+
+
+def test_top_of_rack_leaves_sit_in_the_compute_racks(catalog):
+    document = {**NVIDIA_RA_H100_4SU,
+                "fabrics": {"compute": {"switch": "qm9700", "leaf_placement": "top_of_rack"}}}
+    plan = plan_scenario(document, catalog)
+    leaf = plan.fabrics["compute"].tiers[0]
+    # one leaf per compute rack, as many as the racks the packing gives with the leaves in them
+    assert leaf.placement == {"compute_rack": plan.racks.compute}
+    assert plan.racks.compute * plan.racks.nodes_per_rack >= 128
+    assert plan.fabrics["compute"].links[0].media == "dac"
+
+
+def test_every_fabric_and_the_management_network(catalog):
+    document = {**NVIDIA_RA_H100_4SU, "fabrics": {
+        "compute": {"switch": "qm9700"},
+        "storage": {"switch": "sn5600"},
+        "inband": {"switch": "sn5600"},
+        "oob": {"switch": "sn2201", "spine_switch": "sn5600"},
+    }}
+    plan = plan_scenario(document, catalog)
+    assert list(plan.fabrics) == ["compute", "storage", "inband", "oob"]
+    oob = plan.fabrics["oob"]
+    switches = sum(tier.switches for name in ("compute", "storage", "inband") for tier in plan.fabrics[name].tiers)
+    # every node's BMC port plus every other switch's management port
+    assert oob.endpoint_links == 128 + switches
+
+
+def test_an_inline_switch_plans_like_a_catalog_one(catalog):
+    """A 128 x 400G switch given in components: 128 DGX = 1,024 links; leaves of 64 down:
+    2 units of 64 nodes, 16 leaves; spines ceil(16 x 64 / 128) = 8 (divides 64)."""
+    document = {**NVIDIA_RA_H100_4SU,
+                "fabrics": {"compute": {"switch": "big-ndr"}},
+                "components": {"switches": [{
+                    "slug": "big-ndr", "name": "128-port NDR", "ports": 128, "port_gbps": 400,
+                    "ports_per_cage": 2, "split": [1, 2], "power_w": 1500, "rack_units": 2, "price_usd": 80000,
+                }]}}
+    plan = plan_scenario(document, catalog)
+    assert [(tier.role, tier.switches) for tier in plan.fabrics["compute"].tiers] == [("leaf", 16), ("spine", 8)]
+    [line] = [line for line in plan.bom if line.category == "network"]
+    assert (line.sku, line.quantity - line.spares, line.unit_price_usd) == ("big-ndr", 24, 80000)
+
+
+def test_bad_fabric_input_through_the_pipeline(catalog):
+    document = {**NVIDIA_RA_H100_4SU, "compute": {"system": "dgx-b300", "nodes": 4}}
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert list(caught.value.as_dict()) == ["fabrics.compute.switch"]
+    document = {**NVIDIA_RA_H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "spine_switch": "qm970"}}}
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    [message] = caught.value.as_dict()["fabrics.compute.spine_switch"]
+    assert message.startswith("no switch 'qm970' in the catalog") and "qm9700" in message
+    document = {**NVIDIA_RA_H100_4SU, "compute": {"system": "dgx-h100", "nodes": 300}}
+    with pytest.raises(InfeasibleError) as caught:
+        plan_scenario(document, catalog)
+    assert list(caught.value.as_dict()) == ["fabrics.compute.tiers"]
