@@ -80,6 +80,24 @@ def bom_lines(
     return tuple(lines)
 
 
+@dataclass(frozen=True)
+class PartSource:
+    sku: str
+    name: str
+    source_url: str
+    source_date: str
+    confidence: str
+
+
+def bom_sources(lines: tuple[BomLine, ...], catalog: CatalogSnapshot) -> tuple[PartSource, ...]:
+    """The provenance of every part on the bill of materials."""
+    parts = [catalog.part(line.sku) for line in lines]
+    return tuple(
+        PartSource(part.slug, part.name, part.source_url, part.source_date, part.confidence)
+        for part in parts
+    )
+
+
 def bom_totals_by_category_usd(lines: tuple[BomLine, ...]) -> dict[str, float]:
     totals: dict[str, float] = {}
     for line in lines:

@@ -5,7 +5,7 @@ from typing import Any
 
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
-from planner.solver.bom import PartCount, bom_lines
+from planner.solver.bom import PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute
 from planner.solver.parts import SystemSpec
@@ -14,7 +14,10 @@ from planner.solver.reliability import (
     ReliabilityResult, checkpoint_write_target_s, mtbi_s_for, reliability_warnings, size_reliability,
 )
 from planner.solver.scenario import ReliabilitySpec, ScenarioSpec, StorageSpec, read_scenario
-from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
+from planner.solver.tco import cost_of_ownership
+from planner.solver.workload import (
+    WorkloadResult, size_workload, workload_gpus_needed,
+)
 from power.solver.power_plan import RacksAndPower, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.tiers import (
@@ -47,6 +50,17 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
     part_counts += [PartCount("storage", slug, count) for slug, count in storage_system_counts(storage)]
     part_counts += fabric_part_counts(fabrics)
     part_counts += facility.part_counts
+    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
+    cost = cost_of_ownership(
+        bom=bom,
+        finance=scenario.finance,
+        gpus=compute.gpus,
+        it_kw=facility.power.it_kw,
+        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
+        electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
+        goodput=reliability.goodput if reliability else None,
+        dense_tflops_per_gpu=workload.dense_tflops_per_gpu if workload else system.dense_bf16_tflops_per_gpu,
+    )
     return Plan(
         name=scenario.name,
         compute=compute,
@@ -56,8 +70,11 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
         workload=workload,
         storage=storage,
         reliability=reliability,
-        bom=bom_lines(part_counts, catalog, scenario.prices),
+        cost=cost,
+        bom=bom,
         warnings=tuple(warnings),
+        sources=bom_sources(bom, catalog),
+        inputs=scenario,
     )
 
 

@@ -4,10 +4,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from planner.solver.bom import BomLine
 from fabric.solver.results import FabricResult
+from planner.solver.bom import BomLine, PartSource
 from planner.solver.compute import ComputeResult
 from planner.solver.reliability import ReliabilityResult
+from planner.solver.scenario import ScenarioSpec
+from planner.solver.tco import CostResult
 from planner.solver.workload import WorkloadResult
 from power.solver.facility import PowerResult
 from power.solver.rack_packing import RacksResult
@@ -26,8 +28,13 @@ class Plan:
     workload: WorkloadResult | None = None
     storage: StorageResult | None = None
     reliability: ReliabilityResult | None = None
+    cost: CostResult | None = None
     bom: tuple[BomLine, ...] = ()
     warnings: tuple[str, ...] = ()
+    sources: tuple[PartSource, ...] = ()
+    """Where the figures of every catalog part in the plan come from."""
+    inputs: ScenarioSpec | None = None
+    """The scenario as planned, every default filled in."""
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain JSON-ready data, without the sections that were not computed."""

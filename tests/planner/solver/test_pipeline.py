@@ -24,7 +24,8 @@ def test_nvidia_ra_h100_four_units_compute_and_racks(catalog):
 
 def test_sections_not_computed_are_absent(catalog):
     plan = plan_scenario(NVIDIA_RA_H100_4SU, catalog).to_dict()
-    assert set(plan) == {"name", "compute", "racks", "fabrics", "power", "bom", "warnings"}
+    assert set(plan) == {"name", "compute", "racks", "fabrics", "power", "cost", "bom", "warnings", "sources", "inputs"}
+    assert not {"workload", "storage", "reliability"} & set(plan)
 
 
 def test_bad_document_raises_scenario_error(catalog):

@@ -1,0 +1,71 @@
+"""Cost in the whole pipeline: capex adds up from the BOM, opex from the facility's energy."""
+
+import pytest
+
+from planner.solver.errors import ScenarioError
+from planner.solver.pipeline import plan_scenario
+
+H100 = {
+    "name": "H100 cost",
+    "compute": {"system": "dgx-h100", "nodes": 128},
+    "fabrics": {"compute": {"switch": "qm9700"}},
+    "finance": {"years": 4, "discount_rate": 0.07},
+}
+
+
+def test_capex_is_the_bom_plus_installation(catalog):
+    plan = plan_scenario(H100, catalog)
+    hardware_usd = sum(line.extended_price_usd for line in plan.bom)
+    # installation 5 % of hardware by default
+    assert plan.cost.capex_usd == pytest.approx(hardware_usd * 1.05)
+    systems = next(line for line in plan.bom if line.category == "compute")
+    assert plan.cost.capex_by_category_usd["systems"] == pytest.approx(systems.extended_price_usd)
+    assert len(plan.cost.opex_usd_by_year) == 4
+
+
+def test_energy_opex_is_the_facility_energy_at_the_price(catalog):
+    plan = plan_scenario({**H100, "facility": {"electricity_usd_per_kwh": 0.10}}, catalog)
+    expected_usd = plan.power.annual_energy_mwh * 1000 * 0.10
+    assert plan.cost.opex_by_category_usd_per_year["energy"] == pytest.approx(expected_usd)
+
+
+def test_goodput_gives_the_useful_gpu_hour(catalog):
+    plan = plan_scenario({**H100, "reliability": {}}, catalog)
+    assert plan.cost.usd_per_useful_gpu_hour == pytest.approx(
+        plan.cost.usd_per_gpu_hour / plan.reliability.goodput)
+
+
+def test_a_built_facility_adds_construction_to_capex(catalog):
+    plan = plan_scenario({**H100, "finance": {"facility": "built", "build_usd_per_mw": 10e6}}, catalog)
+    # IT kW / 1,000 x 10 M USD per MW
+    assert plan.cost.capex_by_category_usd["facility"] == pytest.approx(plan.power.it_kw / 1000 * 10e6)
+    assert plan.cost.opex_by_category_usd_per_year["colocation"] == 0
+
+
+def test_every_part_on_the_bom_has_a_source(catalog):
+    plan = plan_scenario(H100, catalog)
+    assert [source.sku for source in plan.sources] == [line.sku for line in plan.bom]
+    assert all(source.source_url and source.confidence for source in plan.sources)
+
+
+@pytest.mark.parametrize(
+    ("finance", "path", "message"),
+    [
+        ({"discount_rate": -1}, "finance.discount_rate", "must be a number greater than -1"),
+        ({"years": 0}, "finance.years", "must be a positive whole number"),
+        ({"maintenance_share_per_year": "ten"}, "finance.maintenance_share_per_year", "must be a number, zero or more"),
+        ({"colocation_usd_per_kw_month": -5}, "finance.colocation_usd_per_kw_month", "must be a number, zero or more"),
+        ({"facility": "owned"}, "finance.facility", "must be one of: leased, built"),
+        ({"spares_percent": {"optics": 101}}, "finance.spares_percent.optics", "must be at most 100 %"),
+    ],
+)
+def test_bad_finance_input_is_named(catalog, finance, path, message):
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario({**H100, "finance": finance}, catalog)
+    assert caught.value.as_dict() == {path: [message]}
+
+
+def test_a_negative_quote_is_refused(catalog):
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario({**H100, "prices": {"qm9700": -1}}, catalog)
+    assert caught.value.as_dict() == {"prices.qm9700": ["must be a number, zero or more"]}
