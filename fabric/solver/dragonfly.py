@@ -182,13 +182,16 @@ def dragonfly_layout(context: FabricContext) -> PlaneLayout:
             "node-router", "node" if index == 0 else group.name, "router",
             group.count * group.ports_per_endpoint, group.port_gbps / spec.planes, lengths.node_to_leaf_m,
             PortEnd(group.port_gbps, spec.planes), switch_end(switch, split), lower_is_nic=True,
+            run="node_to_leaf_m",
         )
         for index, group in enumerate(context.endpoints)
     ]
     segments.append(SegmentLayout("local", "router", "router", counts.local_links, switch.port_gbps,
-                                  lengths.router_local_m, switch_end(switch), switch_end(switch)))
+                                  lengths.router_local_m, switch_end(switch), switch_end(switch),
+                                  run="router_local_m"))
     segments.append(SegmentLayout("global", "router", "router", counts.global_links, switch.port_gbps,
-                                  lengths.router_global_m, switch_end(switch), switch_end(switch)))
+                                  lengths.router_global_m, switch_end(switch), switch_end(switch),
+                                  run="router_global_m"))
     cut_gbps = dragonfly_bisection_links(counts) * switch.port_gbps
     endpoint_gbps = context.endpoint_gbps
     narrowest = min(endpoint_gbps, 2 * cut_gbps)

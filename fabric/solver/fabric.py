@@ -26,9 +26,9 @@ from fabric.solver.figures import (
     optics_power_w,
     switch_power_kw,
 )
-from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.interfaces import EndpointGroup, LengthShare
 from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout
-from fabric.solver.media import cable_for_link, module_for_port
+from fabric.solver.media import CableChoice, cable_for_link, module_for_port
 from fabric.solver.ports import port_split_ways
 from fabric.solver.rail_only import rail_only_layout
 from fabric.solver.results import (
@@ -64,8 +64,12 @@ def plan_fabric(
     *,
     nodes_per_rack: int | None = None,
     gpus_per_node: int = 0,
+    measured_lengths: Mapping[str, tuple[LengthShare, ...]] | None = None,
 ) -> FabricResult:
     """One fabric over its endpoint groups; the first group is the systems in compute racks.
+
+    `measured_lengths` (runs measured on the floor, by LinkLengthsSpec field) replace the
+    assumed lengths of the runs they name.
 
     Raises ScenarioError (a NIC faster than the switch, a dragonfly shape beyond the radix) or
     InfeasibleError (a radix too small for a leaf, tiers beyond their reach), naming the field.
@@ -88,7 +92,7 @@ def plan_fabric(
         layout = rail_only_layout(context)
     else:
         layout = fat_tree_layout(context)
-    return _fabric_result(context, layout, catalog, gpus_per_node, speed_warnings)
+    return _fabric_result(context, layout, catalog, gpus_per_node, speed_warnings, measured_lengths or {})
 
 
 def plan_fabrics(
@@ -98,6 +102,7 @@ def plan_fabrics(
     nodes_per_rack: int | None,
     catalog: "CatalogSnapshot",
     extra_endpoints: Mapping[str, Iterable[EndpointGroup]] | None = None,
+    measured_lengths: Mapping[str, Mapping[str, tuple[LengthShare, ...]]] | None = None,
 ) -> dict[str, FabricResult]:
     """Every fabric the scenario names, from the systems' NICs of that role plus `extra_endpoints`
     (e.g. storage systems from the storage step, PDUs for oob). The compute fabric also serves
@@ -118,7 +123,8 @@ def plan_fabrics(
                 group for result in results.values() for group in result.switch_groups()
             ))
         results[name] = plan_fabric(
-            name, spec, groups, catalog, nodes_per_rack=nodes_per_rack, gpus_per_node=system.gpus
+            name, spec, groups, catalog, nodes_per_rack=nodes_per_rack, gpus_per_node=system.gpus,
+            measured_lengths=(measured_lengths or {}).get(name),
         )
     return results
 
@@ -169,21 +175,23 @@ def _fabric_result(
     catalog: "CatalogSnapshot",
     gpus_per_node: int,
     speed_warnings: list[str],
+    measured_lengths: Mapping[str, tuple[LengthShare, ...]],
 ) -> FabricResult:
     spec, planes = context.spec, context.spec.planes
     warnings = list(speed_warnings) + list(layout.warnings)
     tiers = tuple(_tier_result(tier, planes) for tier in layout.tiers)
     links, modules, cables, optics_w = [], {}, {}, 0.0
     for segment in layout.segments:
-        link, segment_modules, watts, problem = _segment_links(segment, planes, spec, catalog)
+        link, segment_modules, segment_cables, watts, problems = _segment_links(
+            segment, planes, spec, catalog, measured_lengths.get(segment.run)
+        )
         links.append(link)
         optics_w += watts
         for sku, quantity in segment_modules.items():
             modules[sku] = modules.get(sku, 0) + quantity
-        key = (link.media, link.cable, link.cable_length_m)
-        cables[key] = cables.get(key, 0) + link.count
-        if problem:
-            warnings.append(problem)
+        for key, count in segment_cables.items():
+            cables[key] = cables.get(key, 0) + count
+        warnings += problems
     free = [
         (tier.ports_free, tier.ports_free + tier.ports_used, tier.role)
         for tier in tiers
@@ -249,49 +257,96 @@ def _tier_result(tier, planes: int) -> TierResult:
     )
 
 
+def split_by_shares(total: int, shares: tuple[LengthShare, ...]) -> list[int]:
+    """`total` links split by the shares, whole numbers that add up to `total` (largest remainders)."""
+    exact = [total * share.share for share in shares]
+    counts = [math.floor(value) for value in exact]
+    by_remainder = sorted(range(len(exact)), key=lambda index: counts[index] - exact[index])
+    for index in by_remainder[: total - sum(counts)]:
+        counts[index] += 1
+    return counts
+
+
 def _segment_links(
-    segment: SegmentLayout, planes: int, spec: FabricSpec, catalog: "CatalogSnapshot"
-) -> tuple[LinkResult, dict[str, int], float, str | None]:
-    """The cables, modules and optics power of one segment, all planes; and a warning if the
-    catalog has no cable or transceiver for it."""
-    links = segment.links * planes
-    choice = cable_for_link(segment.length_m, segment.gbps, catalog.cables, spec.optical_media)
+    segment: SegmentLayout,
+    planes: int,
+    spec: FabricSpec,
+    catalog: "CatalogSnapshot",
+    lengths: tuple[LengthShare, ...] | None = None,
+) -> tuple[LinkResult, dict[str, int], dict[tuple, int], float, list[str]]:
+    """The cables, modules and optics power of one segment, all planes: each share of its links
+    gets the medium its length needs (`lengths` measured on the floor, else the assumed length);
+    and warnings where the catalog has no cable or transceiver."""
+    measured = lengths is not None
+    lengths = lengths or (LengthShare(segment.length_m, 1.0),)
+    modules: dict[str, int] = {}
+    cables: dict[tuple, int] = {}
+    media_counts: dict[str, int] = {}
+    watts = 0.0
+    problems = []
+    for share, links_per_plane in zip(lengths, split_by_shares(segment.links, lengths)):
+        if not links_per_plane:
+            continue
+        links = links_per_plane * planes
+        choice, share_modules, share_watts, problem = _links_of_length(
+            segment, share.length_m, links_per_plane, planes, spec, catalog
+        )
+        for sku, quantity in share_modules.items():
+            modules[sku] = modules.get(sku, 0) + quantity
+        key = (choice.media, choice.cable, choice.cable_length_m)
+        cables[key] = cables.get(key, 0) + links
+        media_counts[choice.media] = media_counts.get(choice.media, 0) + links
+        watts += share_watts
+        if problem and problem not in problems:
+            problems.append(problem)
+    (media, cable, cable_length_m), _ = max(cables.items(), key=lambda item: item[1])
+    link = LinkResult(
+        from_=segment.from_, to=segment.to, count=segment.links * planes, segment=segment.segment,
+        gbps=segment.gbps, length_m=sum(share.length_m * share.share for share in lengths),
+        max_length_m=max(share.length_m for share in lengths), measured=measured,
+        media=media, media_counts=media_counts, cable=cable, cable_length_m=cable_length_m,
+        transceivers=sum(modules.values()),
+    )
+    return link, modules, cables, watts, problems
+
+
+def _links_of_length(
+    segment: SegmentLayout, length_m: float, links_per_plane: int, planes: int, spec: FabricSpec,
+    catalog: "CatalogSnapshot",
+) -> tuple[CableChoice, dict[str, int], float, str | None]:
+    """Medium, modules and optics power for `links_per_plane` links of one length."""
+    choice = cable_for_link(length_m, segment.gbps, catalog.cables, spec.optical_media)
     modules: dict[str, int] = {}
     watts = 0.0
     problem = None
     if choice.media == "fiber" and choice.cable is not None:
         lower = module_for_port(catalog.transceivers, segment.lower.module_gbps,
-                                segment.lower.links_per_module, segment.length_m)
+                                segment.lower.links_per_module, length_m)
         upper = module_for_port(catalog.transceivers, segment.upper.module_gbps,
-                                segment.upper.links_per_module, segment.length_m,
+                                segment.upper.links_per_module, length_m,
                                 fiber=lower.fiber if lower else None)
         reaches = [module.reach_m for module in (lower, upper) if module is not None]
-        choice = cable_for_link(segment.length_m, segment.gbps, catalog.cables, spec.optical_media,
+        choice = cable_for_link(length_m, segment.gbps, catalog.cables, spec.optical_media,
                                 module_reach_m=min(reaches) if reaches else None)
         ends = ((lower, segment.lower, segment.lower_is_nic), (upper, segment.upper, False))
         for module, end, is_nic in ends:
             if module is None:
                 problem = (
                     f"No transceiver in the catalog fits a {end.module_gbps:g} Gb/s port reaching "
-                    f"{segment.length_m:g} m on the {segment.segment} links; they are counted without optics."
+                    f"{length_m:g} m on the {segment.segment} links; they are counted without optics."
                 )
                 continue
-            count = _modules_at_end(segment.links, planes, end, is_nic)
+            count = _modules_at_end(links_per_plane, planes, end, is_nic)
             modules[module.slug] = modules.get(module.slug, 0) + count
             watts += optics_power_w(count, module.power_w)
     elif choice.cable is not None:
-        watts += active_cable_power_w(links, catalog.cables[choice.cable].power_w)
+        watts += active_cable_power_w(links_per_plane * planes, catalog.cables[choice.cable].power_w)
     else:
         problem = (
-            f"No cable in the catalog carries {segment.gbps:g} Gb/s over {segment.length_m:g} m for the "
+            f"No cable in the catalog carries {segment.gbps:g} Gb/s over {length_m:g} m for the "
             f"{segment.segment} links."
         )
-    link = LinkResult(
-        from_=segment.from_, to=segment.to, count=links, segment=segment.segment, gbps=segment.gbps,
-        length_m=segment.length_m, media=choice.media, cable=choice.cable,
-        cable_length_m=choice.cable_length_m, transceivers=sum(modules.values()),
-    )
-    return link, modules, watts, problem
+    return choice, modules, watts, problem
 
 
 def _modules_at_end(links_per_plane: int, planes: int, end: PortEnd, is_nic: bool) -> int:

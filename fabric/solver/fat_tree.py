@@ -142,6 +142,7 @@ def _layout(
                 group.count * group.ports_per_endpoint, group.port_gbps / spec.planes,
                 lengths.node_to_top_of_rack_m if in_rack else lengths.node_to_leaf_m,
                 PortEnd(group.port_gbps, spec.planes), switch_end(switch, leaf.split), lower_is_nic=True,
+                run="node_to_top_of_rack_m" if in_rack else "node_to_leaf_m",
             )
         )
     endpoint_gbps = context.endpoint_gbps
@@ -160,6 +161,7 @@ def _layout(
             SegmentLayout(
                 f"{leaf_role}-spine", leaf_role, "spine", counts.leaf_spine_links, leaf.up_link_gbps,
                 lengths.leaf_to_spine_m, uplink_end(switch), switch_end(spine_switch, spine_ports.split),
+                run="leaf_to_spine_m",
             )
         )
         narrowest = min(narrowest, counts.leaf_spine_links * leaf.up_link_gbps)
@@ -174,6 +176,7 @@ def _layout(
             SegmentLayout(
                 "spine-core", "spine", "core", counts.spine_core_links, spine.up_link_gbps,
                 lengths.spine_to_core_m, uplink_end(spine_switch), switch_end(spine_switch, core.split),
+                run="spine_to_core_m",
             )
         )
         narrowest = min(narrowest, counts.spine_core_links * spine.up_link_gbps)

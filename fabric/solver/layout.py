@@ -50,6 +50,8 @@ class SegmentLayout:
     lower: PortEnd
     upper: PortEnd
     lower_is_nic: bool = False
+    run: str = ""
+    """The LinkLengthsSpec field its length comes from, so measured lengths can replace it."""
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ def rail_only_layout(context: FabricContext) -> PlaneLayout:
             group.count * group.ports_per_endpoint, group.port_gbps / context.spec.planes,
             context.spec.link_lengths.node_to_leaf_m,
             PortEnd(group.port_gbps, context.spec.planes), switch_end(context.switch, split),
-            lower_is_nic=True,
+            lower_is_nic=True, run="node_to_leaf_m",
         )
         for index, group in enumerate(context.endpoints)
     ]

@@ -40,13 +40,18 @@ class LinkResult:
     gbps: float = 0.0
     """Rate of one link."""
     length_m: float = 0.0
-    """Assumed run (see LinkLengthsSpec) or measured distance."""
+    """Mean cable length: measured on the floor layout, or assumed (see LinkLengthsSpec)."""
+    max_length_m: float = 0.0
+    measured: bool = False
+    """The lengths come from rack positions on the floor, not from the assumption."""
     media: str = ""
-    """twisted_pair, dac, acc, aoc, or fiber (with transceivers)."""
+    """twisted_pair, dac, acc, aoc, or fiber (with transceivers): the medium of most links."""
+    media_counts: dict[str, int] = field(default_factory=dict)
+    """Links by medium (short runs may be copper, long ones optical)."""
     cable: str | None = None
-    """Catalog slug of the cable."""
+    """Catalog slug of the cable of most links (FabricResult.cables has every one)."""
     cable_length_m: float = 0.0
-    """Stock length bought."""
+    """Stock length bought for those links."""
     transceivers: int = 0
     """Optical modules on both ends of this segment."""
 

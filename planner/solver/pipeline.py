@@ -18,6 +18,7 @@ from planner.solver.tco import cost_of_ownership
 from planner.solver.workload import (
     WorkloadResult, size_workload, workload_gpus_needed,
 )
+from power.solver.link_lengths import measured_link_lengths
 from power.solver.power_plan import RacksAndPower, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.tiers import (
@@ -90,7 +91,8 @@ def _fabrics_and_racks(
 
     Top-of-rack leaves share the compute racks: their count depends on the systems per rack,
     which their rack units and power lower in turn. Start from the racks packed without
-    switches, and plan again with the packed racks until both agree.
+    switches, and plan again with the packed racks until both agree. Then plan the fabrics once
+    more with the cable lengths measured on the floor.
     """
     fabric_specs = [getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")]
     top_of_rack = any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in fabric_specs)
@@ -100,9 +102,11 @@ def _fabrics_and_racks(
             compute.total_nodes, system, scenario.racks, catalog.cooling_types
         ).nodes_per_rack
     extra_endpoints = {"storage": storage_endpoint_groups(storage)}
-    for _ in range(TOP_OF_RACK_ROUNDS):
+
+    def fabrics_then_racks(measured_lengths=None):
         fabrics = plan_fabrics(
-            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints
+            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
+            measured_lengths,
         )
         facility = racks_and_power(
             compute.total_nodes, system, scenario.racks, scenario.facility, catalog,
@@ -110,9 +114,21 @@ def _fabrics_and_racks(
             storage_systems=storage_system_counts(storage),
             optics_kw=sum(fabric.optics_power_kw for fabric in fabrics.values()),
         )
+        return fabrics, facility
+
+    for _ in range(TOP_OF_RACK_ROUNDS):
+        fabrics, facility = fabrics_then_racks()
         if not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack:
             break
         nodes_per_rack = facility.racks.nodes_per_rack
+    floor = facility.racks.floor
+    if fabrics and floor is not None:
+        # Once racks stand on the floor, their distances choose each link's medium; the switch
+        # counts stay, only cables, optics and their power change.
+        fabrics, facility = fabrics_then_racks({
+            name: measured_link_lengths(floor, scenario.racks, getattr(scenario.fabrics, name))
+            for name in fabrics
+        })
     return fabrics, facility
 
 

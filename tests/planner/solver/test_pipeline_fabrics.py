@@ -19,7 +19,14 @@ def test_plan_carries_tiers_links_and_transceivers(catalog):
     assert [(tier["role"], tier["switches"]) for tier in compute["tiers"]] == [("leaf", 32), ("spine", 16)]
     assert [(link["from"], link["to"], link["count"]) for link in compute["links"]] == [
         ("node", "leaf", 1024), ("leaf", "spine", 1024)]
-    assert compute["transceivers"] == 2560
+    # Lengths measured on the floor: 32 leaves and 16 spines fill 3 network racks, so 3 of the 9
+    # leaf-rack/spine-rack pairs share a rack: 1024 / 3 = 341 leaf-spine links are in-rack DAC,
+    # the other 683 fiber. Every node-leaf run leaves its rack: fiber.
+    [node_leaf, leaf_spine] = compute["links"]
+    assert node_leaf["media_counts"] == {"fiber": 1024} and node_leaf["measured"]
+    assert leaf_spine["media_counts"] == {"dac": 341, "fiber": 683}
+    # 1024 NIC modules + 1024 / 2 twin-port leaf cages + 2 ends x ceil(683 / 2) twin-port cages
+    assert compute["transceivers"] == 1024 + 512 + 2 * 342
     assert (compute["bisection_tbps"], compute["oversubscription"], compute["max_switch_hops"]) == (204.8, 1.0, 3)
     assert compute["gpus_per_leaf"] == 32
     assert compute["switch_power_kw"] == pytest.approx(36.0)
@@ -32,8 +39,9 @@ def test_bom_lists_switches_optics_and_cables(catalog):
            for line in plan_scenario(NVIDIA_RA_H100_4SU, catalog).bom}
     assert bom[("network", "qm9700")] == 48
     assert bom[("optics", "osfp-400g-sr4")] == 1024
-    assert bom[("optics", "osfp-800g-2xsr4")] == 1536
-    assert bom[("cables", "mpo12-om4")] == 2048
+    assert bom[("optics", "osfp-800g-2xsr4")] == 512 + 2 * 342
+    assert bom[("cables", "mpo12-om4")] == 1024 + 683
+    assert bom[("cables", "dac-400g")] == 341
 
 
 def test_fabric_switches_reach_the_racks_and_the_power(catalog):

@@ -1,0 +1,102 @@
+"""Cable lengths measured on the floor layout, as the fabric engine's media choice needs them.
+
+For each kind of run of a fabric (the fields of `LinkLengthsSpec`: node to leaf, leaf to spine,
+...) the floor gives a distribution of cable lengths between the racks the links join:
+
+- node to its top-of-rack leaf: within the compute rack;
+- node to a leaf in a network rack (rail-optimized, rail-only, dragonfly terminals): from each
+  compute rack to its nearest network rack (network racks are placed to shorten exactly these
+  runs; power.solver.floor);
+- switch to switch (leaf-spine, spine-core, dragonfly global): between network racks, every
+  pair alike (each leaf reaches every spine of its pod); from top-of-rack leaves, from every
+  compute rack to every network rack.
+
+Each length is `cabling_distance.cable_length_m` (tray run, drops, slack), rounded up to
+LENGTH_STEP_M, and counted as a share of the runs.
+"""
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from fabric.solver.interfaces import LengthShare
+from planner.solver.scenario import FabricSpec, RacksSpec
+from power.solver.cabling_distance import IN_RACK_LATERAL_M, PORT_HEIGHT_M, vertical_drop_m
+from power.solver.floor import FloorResult, positions_by_kind
+
+LENGTH_STEP_M = 0.5
+"""Lengths are grouped to the half metre: finer than any stock length step."""
+MAX_PAIR_SAMPLE = 1_000
+"""All pairs of up to this many racks a side; beyond, evenly spaced racks stand for the rest."""
+
+Lengths = tuple[LengthShare, ...]
+
+
+def length_shares(lengths_m: np.ndarray, weights: np.ndarray | None = None) -> Lengths:
+    """Lengths rounded up to LENGTH_STEP_M, with the share of runs (or of `weights`) at each."""
+    rounded = np.ceil(np.asarray(lengths_m, dtype=float) / LENGTH_STEP_M - 1e-9) * LENGTH_STEP_M
+    weights = np.ones_like(rounded) if weights is None else np.asarray(weights, dtype=float)
+    values, inverse = np.unique(rounded, return_inverse=True)
+    totals = np.bincount(inverse, weights=weights)
+    return tuple(
+        LengthShare(float(value), float(total / totals.sum())) for value, total in zip(values, totals)
+    )
+
+
+def cable_runs_m(horizontal_m: np.ndarray, racks: RacksSpec) -> np.ndarray:
+    """Cables for tray runs between rack centres [m]: (run + two drops) x (1 + slack fraction)
+    + slack between racks; within a rack (a run of 0) through its side cable manager."""
+    drops_m = 2 * vertical_drop_m(racks.cable_tray_height_m, PORT_HEIGHT_M)
+    between_m = (horizontal_m + drops_m) * (1 + racks.cable_slack_fraction) + racks.cable_slack_m
+    return np.where(np.asarray(horizontal_m) > 0, between_m, within_rack_m(racks))
+
+
+def within_rack_m(racks: RacksSpec) -> float:
+    """Cable between two ports of one rack [m]: through the side cable manager, with slack."""
+    return IN_RACK_LATERAL_M * (1 + racks.cable_slack_fraction)
+
+
+def nearest_run_m(from_xy: np.ndarray, to_xy: np.ndarray) -> np.ndarray:
+    """For each point of `from_xy`, the tray run |dx| + |dy| to the nearest point of `to_xy` [m]."""
+    distances, _ = cKDTree(to_xy).query(from_xy, p=1)
+    return np.asarray(distances)
+
+
+def pair_runs_m(a_xy: np.ndarray, b_xy: np.ndarray) -> np.ndarray:
+    """Tray runs |dx| + |dy| between every point of `a_xy` and every point of `b_xy` [m]
+    (evenly spaced samples of each side beyond MAX_PAIR_SAMPLE points)."""
+    a_xy, b_xy = _sample(a_xy), _sample(b_xy)
+    return np.abs(a_xy[:, None, :] - b_xy[None, :, :]).sum(axis=2).ravel()
+
+
+def _sample(points: np.ndarray) -> np.ndarray:
+    if len(points) <= MAX_PAIR_SAMPLE:
+        return points
+    return points[np.linspace(0, len(points) - 1, MAX_PAIR_SAMPLE).round().astype(int)]
+
+
+def measured_link_lengths(floor: FloorResult, racks: RacksSpec, fabric: FabricSpec) -> dict[str, Lengths]:
+    """Length distributions per run of one fabric (keys: the fields of LinkLengthsSpec) on `floor`.
+
+    A run whose racks the floor does not have (no network racks, say) is left out, and keeps
+    its assumed length.
+    """
+    compute_xy = np.column_stack(positions_by_kind(floor, "compute"))
+    network_xy = np.column_stack(positions_by_kind(floor, "network"))
+    measured: dict[str, Lengths] = {"node_to_top_of_rack_m": length_shares(np.array([within_rack_m(racks)]))}
+    if not len(network_xy):
+        return measured
+    if len(compute_xy):
+        measured["node_to_leaf_m"] = length_shares(cable_runs_m(nearest_run_m(compute_xy, network_xy), racks))
+    switch_pairs = (
+        pair_runs_m(compute_xy, network_xy)
+        if fabric.leaf_placement == "top_of_rack" and len(compute_xy)
+        else pair_runs_m(network_xy, network_xy)
+    )
+    leaf_to_spine = length_shares(cable_runs_m(switch_pairs, racks))
+    between_network = length_shares(cable_runs_m(pair_runs_m(network_xy, network_xy), racks))
+    measured.update(
+        leaf_to_spine_m=leaf_to_spine,
+        spine_to_core_m=between_network,
+        router_global_m=between_network,
+    )
+    return measured

@@ -1,0 +1,49 @@
+"""Cable lengths measured on the floor, by hand for small layouts."""
+
+import numpy as np
+import pytest
+
+from fabric.solver.fabric import split_by_shares
+from fabric.solver.interfaces import LengthShare
+from planner.solver.scenario import FabricSpec, RacksSpec
+from power.solver.floor import RackBlock, lay_out_floor
+from power.solver.link_lengths import cable_runs_m, length_shares, measured_link_lengths, nearest_run_m, pair_runs_m
+
+RACKS = RacksSpec()  # trays at 2.7 m, ports at 1.0 m, 1 m slack plus 10 %
+
+
+def test_cable_between_racks_and_within_one():
+    # 3 m of tray + two drops of 1.7 m = 6.4 m, x 1.1 = 7.04 m, + 1 m = 8.04 m
+    # within a rack: 0.6 m through the side manager x 1.1 = 0.66 m
+    assert cable_runs_m(np.array([3.0, 0.0]), RACKS) == pytest.approx([8.04, 0.66])
+
+
+def test_nearest_and_pairs_use_manhattan_runs():
+    compute = np.array([[0.0, 0.0], [3.0, 4.0]])
+    network = np.array([[1.0, 0.0], [3.0, 1.0]])
+    assert nearest_run_m(compute, network) == pytest.approx([1.0, 3.0])
+    # |0-1|+|0-0| = 1, |0-3|+|0-1| = 4, |3-1|+|4-0| = 6, |3-3|+|4-1| = 3
+    assert sorted(pair_runs_m(compute, network)) == pytest.approx([1, 3, 4, 6])
+
+
+def test_length_shares_round_up_to_half_metres():
+    shares = length_shares(np.array([8.04, 8.2, 0.66, 12.0]))
+    assert shares == (LengthShare(1.0, 0.25), LengthShare(8.5, 0.5), LengthShare(12.0, 0.25))
+
+
+def test_split_by_shares_keeps_the_total():
+    thirds = (LengthShare(1, 1 / 3), LengthShare(2, 1 / 3), LengthShare(3, 1 / 3))
+    assert split_by_shares(1024, thirds) == [342, 341, 341]
+    assert sum(split_by_shares(7, (LengthShare(1, 0.5), LengthShare(2, 0.5)))) == 7
+
+
+def test_one_row_with_a_network_rack_in_the_middle():
+    blocks = [RackBlock("compute", 4, 0.6, 1.2, 800.0), RackBlock("network", 1, 0.6, 1.2, 300.0)]
+    floor = lay_out_floor(blocks, RacksSpec(racks_per_row=5, network_placement="middle_of_row"))
+    lengths = measured_link_lengths(floor, RACKS, FabricSpec(switch="qm9700"))
+    # compute racks at 0.6 m and 1.2 m either side of the network rack: runs of 0.6 and 1.2 m;
+    # (0.6 + 3.4) x 1.1 + 1 = 5.4 -> 5.5 m; (1.2 + 3.4) x 1.1 + 1 = 6.06 -> 6.5 m; half each
+    assert lengths["node_to_leaf_m"] == (LengthShare(5.5, 0.5), LengthShare(6.5, 0.5))
+    # one network rack: leaf and spine side by side in it
+    assert lengths["leaf_to_spine_m"] == (LengthShare(1.0, 1.0),)
+    assert lengths["node_to_top_of_rack_m"] == (LengthShare(1.0, 1.0),)
