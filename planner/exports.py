@@ -72,16 +72,18 @@ def lookup(data: dict[str, Any], dotted_path: str) -> Any:
 
 
 def plan_export_xlsx(plan: dict[str, Any]) -> bytes:
-    """A workbook: Summary, BOM, one sheet per plan section, and the inputs with their sources."""
+    """A workbook: Summary, BOM, one sheet per plan section, and the Assumptions: every input
+    of the scenario (defaults filled in) and the source of every part."""
     workbook = Workbook()
     summary = workbook.active
     summary.title = "Summary"
     _write_summary(summary, plan)
     _write_table(workbook.create_sheet("BOM"), BOM_COLUMNS, list(bom_rows(plan))[1:], "extended_price_usd")
     for section, value in plan.items():
-        if section in ("name", "bom", "warnings") or not isinstance(value, dict):
-            continue
-        _write_section(workbook.create_sheet(_sheet_title(section)), value)
+        if section != "inputs" and isinstance(value, dict):
+            _write_section(workbook.create_sheet(_sheet_title(section)), value)
+    assumptions = {"inputs": plan.get("inputs", {}), "part sources": plan.get("sources", [])}
+    _write_section(workbook.create_sheet("Assumptions"), assumptions)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

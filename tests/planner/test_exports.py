@@ -43,8 +43,11 @@ def test_workbook_has_a_sheet_per_section_and_the_bom_total(plan):
     workbook = load_workbook(io.BytesIO(content))
     assert workbook.sheetnames[:2] == ["Summary", "BOM"]
     for section in plan:
-        if isinstance(plan[section], dict):
+        if isinstance(plan[section], dict) and section != "inputs":
             assert section.replace("_", " ").capitalize()[:31] in workbook.sheetnames
+    assumptions = [row[:2] for row in workbook["Assumptions"].iter_rows(values_only=True)]
+    assert ("inputs.finance.discount_rate", 0.08) in assumptions
+    assert ("part sources", None) in assumptions
     bom = workbook["BOM"]
     assert bom.freeze_panes == "A2"
     header = [cell.value for cell in bom[1]]
