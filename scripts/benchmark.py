@@ -22,6 +22,7 @@ django.setup()
 from fabric.solver.endpoints import system_endpoints  # noqa: E402
 from fabric.solver.fabric import plan_fabric  # noqa: E402
 from planner.catalog import catalog_snapshot_from_files  # noqa: E402
+from planner.solver.bom import PartCount  # noqa: E402
 from planner.solver.errors import ScenarioError  # noqa: E402
 from planner.solver.pipeline import plan_scenario, validate_scenario  # noqa: E402
 from power.solver.power_plan import racks_and_power  # noqa: E402
@@ -112,6 +113,38 @@ def main() -> None:
             )
 
 
+def export_timings(runs: int) -> None:
+    """The bill of materials and cost, and each export, of a 100,000-GPU plan."""
+    from planner.exports import plan_export
+    from planner.solver.bom import bom_lines
+    from planner.solver.tco import cost_of_ownership
+
+    catalog = catalog_snapshot_from_files()
+    gpus = 100_000
+    doc = document(gpus, designs(gpus)["fat tree, q3400"])
+    plan = plan_scenario(doc, catalog)
+    scenario, full_catalog = validate_scenario(doc, catalog)
+    counts = [
+        PartCount(line.category, line.sku, line.quantity - line.spares) for line in plan.bom
+    ]
+
+    def bom_and_cost():
+        bom = bom_lines(counts, full_catalog, scenario.prices, scenario.finance.spares_percent)
+        cost_of_ownership(
+            bom=bom, finance=scenario.finance, gpus=plan.compute.gpus, it_kw=plan.power.it_kw,
+            annual_energy_kwh=plan.power.annual_energy_mwh * 1000, electricity_usd_per_kwh=0.08,
+        )
+
+    plan_dict = plan.to_dict()
+    print(f"\nBill of materials, cost and exports at {gpus:,} GPUs ({SYSTEM}), best of {runs} runs (ms)")
+    print(f"  BOM ({len(plan.bom)} lines) and cost   {best_ms(bom_and_cost, runs):9.2f}")
+    print(f"  plan to plain data           {best_ms(plan.to_dict, runs):9.2f}")
+    for export_format in ("json", "csv", "xlsx"):
+        size_kb = len(plan_export(plan_dict, export_format)[0]) / 1024
+        elapsed = best_ms(lambda: plan_export(plan_dict, export_format), runs)
+        print(f"  {export_format:<5} export ({size_kb:7.1f} KiB)   {elapsed:9.2f}")
+
+
 def workspace_timings(runs: int) -> None:
     """Server-side time of the workspace at 100,000 GPUs: the plan dashboard page, and one
     recompute round trip of the editor (the htmx preview), through Django's test client on a
@@ -165,4 +198,6 @@ if __name__ == "__main__":
     main()
     runs_parser = argparse.ArgumentParser(add_help=False)
     runs_parser.add_argument("--runs", type=int, default=7)
-    workspace_timings(runs_parser.parse_known_args()[0].runs)
+    extra_runs = runs_parser.parse_known_args()[0].runs
+    export_timings(extra_runs)
+    workspace_timings(extra_runs)

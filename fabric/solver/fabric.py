@@ -285,7 +285,7 @@ def _segment_links(
     watts = 0.0
     problems = []
     for share, links_per_plane in zip(lengths, split_by_shares(segment.links, lengths)):
-        if not links_per_plane:
+        if not links_per_plane and cables:
             continue
         links = links_per_plane * planes
         choice, share_modules, share_watts, problem = _links_of_length(

@@ -125,10 +125,8 @@ def _fabrics_and_racks(
     if fabrics and floor is not None:
         # Once racks stand on the floor, their distances choose each link's medium; the switch
         # counts stay, only cables, optics and their power change.
-        fabrics, facility = fabrics_then_racks({
-            name: measured_link_lengths(floor, scenario.racks, getattr(scenario.fabrics, name))
-            for name in fabrics
-        })
+        specs = {name: getattr(scenario.fabrics, name) for name in fabrics}
+        fabrics, facility = fabrics_then_racks(measured_link_lengths(floor, scenario.racks, specs))
     return fabrics, facility
 
 

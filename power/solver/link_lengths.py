@@ -11,8 +11,8 @@ For each kind of run of a fabric (the fields of `LinkLengthsSpec`: node to leaf,
   pair alike (each leaf reaches every spine of its pod); from top-of-rack leaves, from every
   compute rack to every network rack.
 
-Each length is `cabling_distance.cable_length_m` (tray run, drops, slack), rounded up to
-LENGTH_STEP_M, and counted as a share of the runs.
+Each length is `cabling_distance.cable_length_m` (tray run, drops, slack), rounded up to the
+step cables of that length are ordered in, and counted as a share of the runs.
 """
 
 import numpy as np
@@ -23,23 +23,28 @@ from planner.solver.scenario import FabricSpec, RacksSpec
 from power.solver.cabling_distance import IN_RACK_LATERAL_M, PORT_HEIGHT_M, vertical_drop_m
 from power.solver.floor import FloorResult, positions_by_kind
 
-LENGTH_STEP_M = 0.5
-"""Lengths are grouped to the half metre: finer than any stock length step."""
-MAX_PAIR_SAMPLE = 1_000
-"""All pairs of up to this many racks a side; beyond, evenly spaced racks stand for the rest."""
+ORDER_STEPS_M = ((5.0, 0.5), (20.0, 1.0), (float("inf"), 5.0))
+"""Cable lengths are ordered to the half metre up to 5 m (copper), the metre up to 20 m and in
+5 m steps beyond (fiber trunks): (up to this length, step)."""
+MAX_PAIR_SAMPLE = 200
+"""All pairs of up to this many racks a side; beyond, evenly spaced racks stand for the rest
+(40,000 pairs give the length distribution to well under one stock length step)."""
 
 Lengths = tuple[LengthShare, ...]
 
 
-def length_shares(lengths_m: np.ndarray, weights: np.ndarray | None = None) -> Lengths:
-    """Lengths rounded up to LENGTH_STEP_M, with the share of runs (or of `weights`) at each."""
-    rounded = np.ceil(np.asarray(lengths_m, dtype=float) / LENGTH_STEP_M - 1e-9) * LENGTH_STEP_M
-    weights = np.ones_like(rounded) if weights is None else np.asarray(weights, dtype=float)
-    values, inverse = np.unique(rounded, return_inverse=True)
-    totals = np.bincount(inverse, weights=weights)
-    return tuple(
-        LengthShare(float(value), float(total / totals.sum())) for value, total in zip(values, totals)
-    )
+def order_length_m(lengths_m: np.ndarray) -> np.ndarray:
+    """Each length rounded up to the step cables of that length are ordered in (ORDER_STEPS_M)."""
+    lengths_m = np.asarray(lengths_m, dtype=float)
+    steps = np.select([lengths_m <= limit for limit, _ in ORDER_STEPS_M], [step for _, step in ORDER_STEPS_M])
+    return np.ceil(lengths_m / steps - 1e-9) * steps
+
+
+def length_shares(lengths_m: np.ndarray) -> Lengths:
+    """The ordered lengths of a set of runs, with the share of runs at each."""
+    values, counts = np.unique(order_length_m(lengths_m), return_counts=True)
+    shares = counts / counts.sum()
+    return tuple(LengthShare(float(value), float(share)) for value, share in zip(values, shares))
 
 
 def cable_runs_m(horizontal_m: np.ndarray, racks: RacksSpec) -> np.ndarray:
@@ -74,29 +79,28 @@ def _sample(points: np.ndarray) -> np.ndarray:
     return points[np.linspace(0, len(points) - 1, MAX_PAIR_SAMPLE).round().astype(int)]
 
 
-def measured_link_lengths(floor: FloorResult, racks: RacksSpec, fabric: FabricSpec) -> dict[str, Lengths]:
-    """Length distributions per run of one fabric (keys: the fields of LinkLengthsSpec) on `floor`.
+def measured_link_lengths(
+    floor: FloorResult, racks: RacksSpec, fabrics: dict[str, FabricSpec]
+) -> dict[str, dict[str, Lengths]]:
+    """Length distributions per fabric and run (keys: the fields of LinkLengthsSpec) on `floor`.
 
     A run whose racks the floor does not have (no network racks, say) is left out, and keeps
     its assumed length.
     """
     compute_xy = np.column_stack(positions_by_kind(floor, "compute"))
     network_xy = np.column_stack(positions_by_kind(floor, "network"))
-    measured: dict[str, Lengths] = {"node_to_top_of_rack_m": length_shares(np.array([within_rack_m(racks)]))}
-    if not len(network_xy):
-        return measured
-    if len(compute_xy):
-        measured["node_to_leaf_m"] = length_shares(cable_runs_m(nearest_run_m(compute_xy, network_xy), racks))
-    switch_pairs = (
-        pair_runs_m(compute_xy, network_xy)
-        if fabric.leaf_placement == "top_of_rack" and len(compute_xy)
-        else pair_runs_m(network_xy, network_xy)
-    )
-    leaf_to_spine = length_shares(cable_runs_m(switch_pairs, racks))
-    between_network = length_shares(cable_runs_m(pair_runs_m(network_xy, network_xy), racks))
-    measured.update(
-        leaf_to_spine_m=leaf_to_spine,
-        spine_to_core_m=between_network,
-        router_global_m=between_network,
-    )
-    return measured
+    shared: dict[str, Lengths] = {"node_to_top_of_rack_m": length_shares(np.array([within_rack_m(racks)]))}
+    top_of_rack_to_spine: Lengths = ()
+    if len(network_xy):
+        between_network = length_shares(cable_runs_m(pair_runs_m(network_xy, network_xy), racks))
+        shared.update(
+            leaf_to_spine_m=between_network, spine_to_core_m=between_network, router_global_m=between_network
+        )
+        if len(compute_xy):
+            shared["node_to_leaf_m"] = length_shares(cable_runs_m(nearest_run_m(compute_xy, network_xy), racks))
+            top_of_rack_to_spine = length_shares(cable_runs_m(pair_runs_m(compute_xy, network_xy), racks))
+    return {
+        name: {**shared, "leaf_to_spine_m": top_of_rack_to_spine}
+        if spec.leaf_placement == "top_of_rack" and top_of_rack_to_spine else shared
+        for name, spec in fabrics.items()
+    }

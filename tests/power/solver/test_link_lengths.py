@@ -7,7 +7,9 @@ from fabric.solver.fabric import split_by_shares
 from fabric.solver.interfaces import LengthShare
 from planner.solver.scenario import FabricSpec, RacksSpec
 from power.solver.floor import RackBlock, lay_out_floor
-from power.solver.link_lengths import cable_runs_m, length_shares, measured_link_lengths, nearest_run_m, pair_runs_m
+from power.solver.link_lengths import (
+    cable_runs_m, length_shares, measured_link_lengths, nearest_run_m, order_length_m, pair_runs_m,
+)
 
 RACKS = RacksSpec()  # trays at 2.7 m, ports at 1.0 m, 1 m slack plus 10 %
 
@@ -26,9 +28,11 @@ def test_nearest_and_pairs_use_manhattan_runs():
     assert sorted(pair_runs_m(compute, network)) == pytest.approx([1, 3, 4, 6])
 
 
-def test_length_shares_round_up_to_half_metres():
+def test_lengths_round_up_to_the_step_they_are_ordered_in():
+    # half metres to 5 m, metres to 20 m, 5 m beyond
+    assert order_length_m(np.array([0.66, 4.9, 8.04, 12.0, 20.5, 47.0])) == pytest.approx([1, 5, 9, 12, 25, 50])
     shares = length_shares(np.array([8.04, 8.2, 0.66, 12.0]))
-    assert shares == (LengthShare(1.0, 0.25), LengthShare(8.5, 0.5), LengthShare(12.0, 0.25))
+    assert shares == (LengthShare(1.0, 0.25), LengthShare(9.0, 0.5), LengthShare(12.0, 0.25))
 
 
 def test_split_by_shares_keeps_the_total():
@@ -40,10 +44,22 @@ def test_split_by_shares_keeps_the_total():
 def test_one_row_with_a_network_rack_in_the_middle():
     blocks = [RackBlock("compute", 4, 0.6, 1.2, 800.0), RackBlock("network", 1, 0.6, 1.2, 300.0)]
     floor = lay_out_floor(blocks, RacksSpec(racks_per_row=5, network_placement="middle_of_row"))
-    lengths = measured_link_lengths(floor, RACKS, FabricSpec(switch="qm9700"))
+    lengths = measured_link_lengths(floor, RACKS, {"compute": FabricSpec(switch="qm9700")})["compute"]
     # compute racks at 0.6 m and 1.2 m either side of the network rack: runs of 0.6 and 1.2 m;
-    # (0.6 + 3.4) x 1.1 + 1 = 5.4 -> 5.5 m; (1.2 + 3.4) x 1.1 + 1 = 6.06 -> 6.5 m; half each
-    assert lengths["node_to_leaf_m"] == (LengthShare(5.5, 0.5), LengthShare(6.5, 0.5))
+    # (0.6 + 3.4) x 1.1 + 1 = 5.4 -> 6 m; (1.2 + 3.4) x 1.1 + 1 = 6.06 -> 7 m; half each
+    assert lengths["node_to_leaf_m"] == (LengthShare(6.0, 0.5), LengthShare(7.0, 0.5))
     # one network rack: leaf and spine side by side in it
     assert lengths["leaf_to_spine_m"] == (LengthShare(1.0, 1.0),)
     assert lengths["node_to_top_of_rack_m"] == (LengthShare(1.0, 1.0),)
+
+
+def test_a_segment_without_links_still_names_its_medium(catalog):
+    from fabric.solver.fabric import _segment_links
+    from fabric.solver.layout import PortEnd, SegmentLayout
+
+    segment = SegmentLayout("leaf-spine", "leaf", "spine", 0, 400.0, 30.0, PortEnd(800, 2), PortEnd(800, 2),
+                            run="leaf_to_spine_m")
+    shares = (LengthShare(1.0, 0.5), LengthShare(20.0, 0.5))
+    link, modules, cables, watts, problems = _segment_links(segment, 1, FabricSpec(switch="qm9700"), catalog, shares)
+    assert (link.count, sum(cables.values()), watts, problems) == (0, 0, 0.0, [])
+    assert link.media and modules == {}
