@@ -8,7 +8,14 @@ per router, a routers per group, h global links per router, g groups.
 import math
 from dataclasses import dataclass
 
-from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout, TierLayout, switch_end
+from fabric.solver.layout import (
+    FabricContext,
+    PlaneLayout,
+    PortEnd,
+    SegmentLayout,
+    TierLayout,
+    switch_end,
+)
 from fabric.solver.ports import port_split_ways
 from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.schema import spec_field

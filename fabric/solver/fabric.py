@@ -39,10 +39,10 @@ from fabric.solver.results import (
     PartQuantity,
     TierResult,
 )
+from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.bom import PartCount
 from planner.solver.errors import ScenarioError
 from planner.solver.parts import SystemSpec
-from planner.solver.scenario import FabricSpec, FabricsSpec
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot

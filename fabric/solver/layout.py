@@ -12,7 +12,7 @@ from fabric.solver.parts import SwitchSpec
 
 if TYPE_CHECKING:
     from fabric.solver.dragonfly import DragonflyCounts
-    from planner.solver.scenario import FabricSpec
+    from fabric.solver.specs import FabricSpec
 
 
 @dataclass(frozen=True)

@@ -11,18 +11,29 @@ from planner.solver.compute import ComputeResult, compute_warnings, size_compute
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan
 from planner.solver.reliability import (
-    ReliabilityResult, checkpoint_write_target_s, mtbi_s_for, reliability_warnings, size_reliability,
+    ReliabilityResult,
+    checkpoint_write_target_s,
+    mtbi_s_for,
+    reliability_warnings,
+    size_reliability,
 )
-from planner.solver.scenario import ReliabilitySpec, ScenarioSpec, StorageSpec, read_scenario
+from planner.solver.scenario import ReliabilitySpec, ScenarioSpec, read_scenario
 from planner.solver.tco import cost_of_ownership
 from planner.solver.workload import (
-    WorkloadResult, size_workload, workload_gpus_needed,
+    WorkloadResult,
+    size_workload,
+    workload_gpus_needed,
 )
 from power.solver.link_lengths import measured_link_lengths
 from power.solver.power_plan import RacksAndPower, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
+from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
-    StorageResult, size_storage, storage_endpoint_groups, storage_system_counts, storage_warnings,
+    StorageResult,
+    size_storage,
+    storage_endpoint_groups,
+    storage_system_counts,
+    storage_warnings,
 )
 
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from planner.solver.errors import ScenarioError
-from planner.solver.scenario import FacilitySpec
 from power.solver.parts import CoolingUnitSpec
 from power.solver.rack_loads import RackGroupResult
+from power.solver.specs import FacilitySpec
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot

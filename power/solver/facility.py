@@ -22,8 +22,8 @@ UPS load is the critical load (IT and liquid-loop pumps); generators carry the w
 
 from dataclasses import dataclass
 
-from planner.solver.scenario import FacilitySpec
 from power.solver.cooling_plant import CoolingPlantResult, units_needed, units_with_redundancy
+from power.solver.specs import FacilitySpec
 
 HOURS_PER_YEAR = 8_760
 

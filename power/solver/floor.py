@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.solver.scenario import RacksSpec
 from power.solver.cabling_distance import RackPosition, cable_length_m, longest_manhattan_m
+from power.solver.specs import RacksSpec
 
 KINDS = ("compute", "network", "storage", "management")
 

@@ -19,9 +19,10 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from fabric.solver.interfaces import LengthShare
-from planner.solver.scenario import FabricSpec, RacksSpec
+from fabric.solver.specs import FabricSpec
 from power.solver.cabling_distance import IN_RACK_LATERAL_M, PORT_HEIGHT_M, vertical_drop_m
 from power.solver.floor import FloorResult, positions_by_kind
+from power.solver.specs import RacksSpec
 
 ORDER_STEPS_M = ((5.0, 0.5), (20.0, 1.0), (float("inf"), 5.0))
 """Cable lengths are ordered to the half metre up to 5 m (copper), the metre up to 20 m and in

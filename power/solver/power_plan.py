@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.bom import PartCount
 from planner.solver.parts import SystemSpec
-from planner.solver.scenario import FacilitySpec, RacksSpec
 from power.solver.cooling_plant import WARM_WATER_COOLING, size_cooling_plant
 from power.solver.facility import PowerResult, size_facility
 from power.solver.rack_packing import RacksResult, pack_racks
+from power.solver.specs import FacilitySpec, RacksSpec
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot

@@ -3,7 +3,6 @@
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from planner.solver.scenario import FacilitySpec, RacksSpec
 from power.solver.heat import (
     air_flow_cfm,
     air_flow_m3_per_h,
@@ -12,6 +11,7 @@ from power.solver.heat import (
     water_flow_l_per_min,
 )
 from power.solver.pdu import rack_pdus
+from power.solver.specs import FacilitySpec, RacksSpec
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot

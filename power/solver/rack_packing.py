@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
 from planner.solver.parts import SystemSpec
-from planner.solver.scenario import FacilitySpec, RacksSpec
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.parts import CoolingTypeSpec, PduSpec, RackTypeSpec
 from power.solver.pdu import FEEDS_PER_RACK, rack_pdus
@@ -25,6 +24,7 @@ from power.solver.rack_loads import (
     describe_rack_group,
     rack_footprint_m,
 )
+from power.solver.specs import FacilitySpec, RacksSpec
 from power.solver.support_racks import (
     Equipment,
     management_equipment,

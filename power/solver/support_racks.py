@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.scenario import RacksSpec
 from power.solver.parts import CoolingTypeSpec, RackTypeSpec
 from power.solver.rack_loads import RackGroup, RackItem, RackKind
+from power.solver.specs import RacksSpec
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot

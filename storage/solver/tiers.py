@@ -24,10 +24,19 @@ from dataclasses import dataclass
 
 from fabric.solver.interfaces import EndpointGroup
 from planner.solver.parts import NicSpec
-from planner.solver.scenario import ProtectionSpec, StorageSpec, StorageTierSpec
-from storage.solver.bandwidth import client_gbytes_per_s, delivered_gbytes_per_s, read_gbytes_per_s_needed
-from storage.solver.checkpoint import checkpoint_size_tb, dataset_size_tb, write_gbytes_per_s_for, write_time_s
+from storage.solver.bandwidth import (
+    client_gbytes_per_s,
+    delivered_gbytes_per_s,
+    read_gbytes_per_s_needed,
+)
+from storage.solver.checkpoint import (
+    checkpoint_size_tb,
+    dataset_size_tb,
+    write_gbytes_per_s_for,
+    write_time_s,
+)
 from storage.solver.parts import StorageSystemSpec
+from storage.solver.specs import ProtectionSpec, StorageSpec, StorageTierSpec
 
 IDLE_CAPACITY_WARNING_SHARE = 0.5
 """A bandwidth-bound tier using less than this share of its capacity is mostly idle capacity."""

@@ -12,8 +12,8 @@ from fabric.solver.dragonfly import (
 )
 from fabric.solver.fabric import plan_fabric
 from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.specs import FabricSpec
 from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.scenario import FabricSpec
 from tests.fabric.solver.conftest import radix_switch
 
 

@@ -4,8 +4,9 @@ import pytest
 
 from fabric.solver.fabric import fabric_part_counts, plan_fabric, plan_fabrics
 from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.specs import FabricSpec, FabricsSpec, OversubscriptionSpec
 from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.scenario import FabricSpec, FabricsSpec, OversubscriptionSpec, read_scenario
+from planner.solver.scenario import read_scenario
 from tests.fabric.solver.conftest import radix_switch
 
 DGX_H100_128 = [EndpointGroup("dgx-h100", 128, 8, 400)]

@@ -4,8 +4,8 @@ import pytest
 
 from fabric.solver.fabric import plan_fabric
 from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.specs import FabricSpec, OversubscriptionSpec
 from planner.solver.errors import InfeasibleError
-from planner.solver.scenario import FabricSpec, OversubscriptionSpec
 from tests.fabric.solver.conftest import radix_switch
 
 

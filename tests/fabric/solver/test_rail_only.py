@@ -2,7 +2,7 @@
 
 from fabric.solver.fabric import plan_fabric
 from fabric.solver.interfaces import EndpointGroup
-from planner.solver.scenario import FabricSpec
+from fabric.solver.specs import FabricSpec
 
 
 def test_rail_only_one_switch_per_rail_hand_calculation(catalog):

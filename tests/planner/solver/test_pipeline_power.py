@@ -120,7 +120,7 @@ def test_the_facility_example_plans_and_names_every_key(catalog):
 
     import yaml
 
-    from planner.solver.scenario import FacilitySpec, RacksSpec
+    from power.solver.specs import FacilitySpec, RacksSpec
 
     example = Path(__file__).resolve().parents[3] / "examples" / "gb200-nvl72-liquid-facility.yaml"
     document = yaml.safe_load(example.read_text())

@@ -2,9 +2,10 @@
 
 import pytest
 
+from fabric.solver.specs import OversubscriptionSpec
 from planner.solver.catalog import check_references
 from planner.solver.errors import ScenarioError
-from planner.solver.scenario import OversubscriptionSpec, read_scenario
+from planner.solver.scenario import read_scenario
 
 MINIMAL = {"name": "n", "compute": {"system": "dgx-h100", "gpus": 1024}}
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from planner.solver.scenario import FacilitySpec, RacksSpec
 from power.solver.cooling_plant import size_cooling_plant, units_with_redundancy
 from power.solver.rack_loads import RackGroup, RackItem, describe_rack_group
+from power.solver.specs import FacilitySpec, RacksSpec
 
 
 @pytest.mark.parametrize(("needed", "redundancy", "installed"), [

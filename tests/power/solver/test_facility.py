@@ -2,7 +2,6 @@
 
 import pytest
 
-from planner.solver.scenario import FacilitySpec
 from power.solver.cooling_plant import CoolingPlantResult
 from power.solver.facility import (
     annual_energy_kwh,
@@ -13,6 +12,7 @@ from power.solver.facility import (
     ups_loss_kw,
     water_m3,
 )
+from power.solver.specs import FacilitySpec
 
 
 def plant(cooling_kw=200.0, ups_backed_kw=0.0) -> CoolingPlantResult:

@@ -3,9 +3,16 @@
 import numpy as np
 import pytest
 
-from planner.solver.scenario import RacksSpec
 from power.solver.cabling_distance import RackPosition, cable_length_m, longest_manhattan_m
-from power.solver.floor import RackBlock, RowSegment, lay_out_floor, positions_by_kind, rack_positions, row_plan
+from power.solver.floor import (
+    RackBlock,
+    RowSegment,
+    lay_out_floor,
+    positions_by_kind,
+    rack_positions,
+    row_plan,
+)
+from power.solver.specs import RacksSpec
 
 
 def kinds(rows):

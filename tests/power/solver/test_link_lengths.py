@@ -5,11 +5,17 @@ import pytest
 
 from fabric.solver.fabric import split_by_shares
 from fabric.solver.interfaces import LengthShare
-from planner.solver.scenario import FabricSpec, RacksSpec
+from fabric.solver.specs import FabricSpec
 from power.solver.floor import RackBlock, lay_out_floor
 from power.solver.link_lengths import (
-    cable_runs_m, length_shares, measured_link_lengths, nearest_run_m, order_length_m, pair_runs_m,
+    cable_runs_m,
+    length_shares,
+    measured_link_lengths,
+    nearest_run_m,
+    order_length_m,
+    pair_runs_m,
 )
+from power.solver.specs import RacksSpec
 
 RACKS = RacksSpec()  # trays at 2.7 m, ports at 1.0 m, 1 m slack plus 10 %
 

@@ -3,8 +3,8 @@
 import pytest
 
 from fabric.solver.interfaces import SwitchGroup
-from planner.solver.scenario import FacilitySpec, RacksSpec
 from power.solver.power_plan import racks_and_power
+from power.solver.specs import FacilitySpec, RacksSpec
 
 
 def plan(catalog, system, nodes, racks=RacksSpec(), facility=FacilitySpec(), **inputs):

@@ -7,9 +7,9 @@ import pytest
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.parts import SystemSpec
-from planner.solver.scenario import RacksSpec
 from power.solver.parts import PduSpec
 from power.solver.rack_packing import pack_compute_racks, pack_racks, whole_units_within
+from power.solver.specs import RacksSpec
 
 
 def server(power_kw=10.0, rack_units=8, **extra) -> SystemSpec:

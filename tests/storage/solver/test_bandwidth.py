@@ -3,7 +3,11 @@
 import pytest
 
 from planner.solver.parts import NicSpec
-from storage.solver.bandwidth import client_gbytes_per_s, delivered_gbytes_per_s, read_gbytes_per_s_needed
+from storage.solver.bandwidth import (
+    client_gbytes_per_s,
+    delivered_gbytes_per_s,
+    read_gbytes_per_s_needed,
+)
 
 
 def test_read_need_per_gpu_total_and_default():

@@ -5,7 +5,8 @@ import pytest
 from fabric.solver.interfaces import EndpointGroup
 from planner.solver.catalog import check_references
 from planner.solver.errors import ScenarioError
-from planner.solver.scenario import ProtectionSpec, StorageSpec, StorageTierSpec, read_scenario
+from planner.solver.scenario import read_scenario
+from storage.solver.specs import ProtectionSpec, StorageSpec, StorageTierSpec
 from storage.solver.tiers import (
     protection_overhead,
     size_storage,
