@@ -91,7 +91,7 @@ DEFAULT_RACK_UNITS = 1
 """For a device whose height is not given."""
 LENGTH_STEP_M = 0.1
 """Lengths are rounded up to this step."""
-_CACHE_SIZE = 1 << 15
+_CACHE_SIZE = 4096
 """Entries of the per-plan caches of switch places and lengths: bounded, whatever the size."""
 
 
@@ -735,6 +735,5 @@ def cabling_rows(plan: Any, *, rack_units: Mapping[str, int] | None = None) -> I
     catalog slug (1 U where not given), to place them in their racks. The columns are
     CABLING_COLUMNS; U and rack are empty ("") where the racks do not say.
     """
-    if not plan.fabrics:
-        return iter(())
-    return _Cabling(plan, rack_units or {}).rows()
+    if plan.fabrics:
+        yield from _Cabling(plan, rack_units or {}).rows()

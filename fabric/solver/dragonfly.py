@@ -25,9 +25,9 @@ from planner.solver.schema import spec_field
 class DragonflySpec:
     """Dragonfly shape; what is left out is chosen balanced (a = 2p = 2h) within the radix."""
 
-    terminals_per_router: int | None = spec_field(None, minimum=1, maximum=4096, help="p")
-    routers_per_group: int | None = spec_field(None, minimum=1, maximum=4096, help="a")
-    global_links_per_router: int | None = spec_field(None, minimum=1, maximum=4096, help="h")
+    terminals_per_router: int | None = spec_field(None, minimum=1, maximum=4096, help="p: endpoint ports per router.")
+    routers_per_group: int | None = spec_field(None, minimum=1, maximum=4096, help="a: routers per group.")
+    global_links_per_router: int | None = spec_field(None, minimum=1, maximum=4096, help="h: global links per router.")
 
 
 def dragonfly_radix(terminals_per_router: int, routers_per_group: int, global_links_per_router: int) -> int:

@@ -6,8 +6,8 @@ transceivers plus fiber, or active optical cables (AOC). NVIDIA, "Cable manageme
 "Interconnect cable requirements" (https://docs.nvidia.com/networking/display/cablemanagfaq,
 https://docs.nvidia.com/networking/display/intrcnctcabreqndr400eth).
 
-Until the floor layout gives real distances, each segment of a fabric has an assumed length
-(`LinkLengthsSpec`); `cable_for_link` takes any length, so measured runs can replace them.
+Each segment of a fabric has an assumed length (`LinkLengthsSpec`); once the racks stand on
+the floor, the lengths measured there (power.solver.link_lengths) replace them.
 """
 
 from dataclasses import dataclass
@@ -21,13 +21,13 @@ COPPER_MEDIA_ORDER = ("twisted_pair", "dac", "acc")
 """Copper first (cheapest, least power), shortest reach first."""
 
 
-def _length_field(default_m: float):
-    return spec_field(default_m, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000)
+def _length_field(default_m: float, help: str):
+    return spec_field(default_m, unit="m", minimum=0, exclusive_minimum=True, maximum=10_000, help=help)
 
 
 @dataclass(frozen=True)
 class LinkLengthsSpec:
-    """Assumed cable run per segment, until the floor layout gives real distances.
+    """Assumed cable run per segment, where the floor layout has no racks to measure it on.
 
     Defaults, reasoned for 600 mm racks in rows of about 16 with overhead trays:
     - in the rack, node to its top-of-rack leaf: 2 m (within 42 U, with slack);
@@ -38,12 +38,12 @@ class LinkLengthsSpec:
     - dragonfly local links within a group of adjacent racks: 5 m; global links: 50 m.
     """
 
-    node_to_top_of_rack_m: float = _length_field(2.0)
-    node_to_leaf_m: float = _length_field(15.0)
-    leaf_to_spine_m: float = _length_field(30.0)
-    spine_to_core_m: float = _length_field(50.0)
-    router_local_m: float = _length_field(5.0)
-    router_global_m: float = _length_field(50.0)
+    node_to_top_of_rack_m: float = _length_field(2.0, "Node to its top-of-rack leaf, in the rack.")
+    node_to_leaf_m: float = _length_field(15.0, "Node to a leaf in a network rack of its row.")
+    leaf_to_spine_m: float = _length_field(30.0, "Leaf to spine.")
+    spine_to_core_m: float = _length_field(50.0, "Spine to core, across the hall.")
+    router_local_m: float = _length_field(5.0, "Dragonfly link within a group.")
+    router_global_m: float = _length_field(50.0, "Dragonfly link between groups.")
 
 
 def stock_length_m(length_m: float, stock_lengths_m: tuple[float, ...]) -> float:

@@ -17,15 +17,24 @@ def _oversubscription_shorthand(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class OversubscriptionSpec:
+    """Down:up bandwidth per tier; a bare number is the leaf ratio."""
+
     leaf: float = spec_field(1.0, minimum=1, maximum=64, help="Leaf downlink:uplink bandwidth.")
     spine: float = spec_field(1.0, minimum=1, maximum=64, help="Spine downlink:uplink bandwidth.")
 
 
 @dataclass(frozen=True)
 class FabricSpec:
+    """One network fabric: its switch, topology, leaf placement, tiers, planes and options."""
+
     switch: str = spec_field(min_length=1, max_length=80, help="Catalog slug of the switch.")
-    topology: Literal["fat_tree", "rail_only", "dragonfly"] = spec_field("fat_tree")
-    leaf_placement: Literal["rail_optimized", "top_of_rack"] = spec_field("rail_optimized")
+    topology: Literal["fat_tree", "rail_only", "dragonfly"] = spec_field(
+        "fat_tree", help="fat_tree: folded Clos of 2 or 3 tiers; rail_only: one fabric per rail; dragonfly."
+    )
+    leaf_placement: Literal["rail_optimized", "top_of_rack"] = spec_field(
+        "rail_optimized",
+        help="rail_optimized: NIC i of every node of a unit to leaf i, in network racks; top_of_rack: a leaf in each rack.",
+    )
     tiers: Literal["auto", 2, 3] = spec_field("auto", help="Switch tiers of a fat tree.")
     oversubscription: OversubscriptionSpec = spec_field(
         default_factory=OversubscriptionSpec, before=_oversubscription_shorthand
@@ -46,7 +55,8 @@ class FabricSpec:
         "transceivers", help="Beyond copper reach: transceivers plus fiber, or active optical cables."
     )
     link_lengths: LinkLengthsSpec = spec_field(
-        default_factory=LinkLengthsSpec, help="Assumed cable runs per segment until the floor layout gives them."
+        default_factory=LinkLengthsSpec,
+        help="Assumed cable runs, used where the floor layout has no racks to measure (lengths measured on the floor replace them).",
     )
 
     def problems(self):
@@ -56,6 +66,8 @@ class FabricSpec:
 
 @dataclass(frozen=True)
 class FabricsSpec:
+    """The networks to plan; a fabric left out is not planned."""
+
     compute: FabricSpec | None = None
     storage: FabricSpec | None = None
     inband: FabricSpec | None = None

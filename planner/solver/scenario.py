@@ -24,6 +24,8 @@ MAX_GPUS = 10_000_000
 
 @dataclass(frozen=True)
 class ComputeSpec:
+    """The GPU systems: which, and how many (GPUs or systems, plus spares)."""
+
     system: str = spec_field(min_length=1, max_length=80, help="Catalog slug of the GPU system.")
     gpus: int | None = spec_field(
         None, minimum=1, maximum=MAX_GPUS, help="GPUs wanted; give either gpus or nodes."
@@ -113,6 +115,8 @@ class SparesSpec:
 
 @dataclass(frozen=True)
 class FinanceSpec:
+    """Cost assumptions: life, discount rate, facility leased or built, opex shares."""
+
     years: int = spec_field(5, unit="years", minimum=1, maximum=50, help="Life the TCO covers.")
     discount_rate: float = spec_field(
         0.08, minimum=-1, exclusive_minimum=True, maximum=1, help="Yearly, for net present value."
@@ -153,12 +157,16 @@ class FinanceSpec:
 
 @dataclass(frozen=True)
 class ComponentsSpec:
-    systems: tuple[SystemSpec, ...] = ()
-    switches: tuple[SwitchSpec, ...] = ()
+    """Parts that are not in the catalog (or replace catalog parts) for this scenario."""
+
+    systems: tuple[SystemSpec, ...] = spec_field((), help="GPU systems, with the keys of the catalog's systems.")
+    switches: tuple[SwitchSpec, ...] = spec_field((), help="Switches, with the keys of the catalog's switches.")
 
 
 @dataclass(frozen=True)
 class ScenarioSpec:
+    """A cluster to plan."""
+
     name: str = spec_field(min_length=1, help="What this scenario is called.")
     compute: ComputeSpec = spec_field()
     workload: WorkloadSpec | None = None

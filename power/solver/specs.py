@@ -10,6 +10,8 @@ from power.solver.parts import Climate, CoolingName, NetworkPlacement, PowerFeed
 
 @dataclass(frozen=True)
 class RacksSpec:
+    """How racks are filled, powered, laid out in rows and cabled overhead."""
+
     power_budget_kw: float = spec_field(
         41.0, unit="kW", minimum=0, exclusive_minimum=True, maximum=2_000,
         help="IT power one rack may draw.",
@@ -91,10 +93,15 @@ class RacksSpec:
 
 @dataclass(frozen=True)
 class FacilitySpec:
+    """The facility: PUE, cooling plant, UPS and generators, energy price, carbon and water."""
+
     pue: Literal["auto"] | float = spec_field(
         "auto", minimum=1, maximum=5, help="auto, or facility energy / IT energy (at least 1)."
     )
-    electricity_usd_per_kwh: float = spec_field(0.08, unit="USD/kWh", minimum=0, maximum=10)
+    electricity_usd_per_kwh: float = spec_field(
+        0.08, unit="USD/kWh", minimum=0, maximum=10,
+        help="Energy price at the meter; US industrial average 8.06 c/kWh in 2023 (EIA).",
+    )
     climate: Climate = spec_field(
         "temperate", help="cool, temperate or hot: how often the chillers must run (free cooling)."
     )

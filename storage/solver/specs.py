@@ -103,7 +103,7 @@ class StorageSpec:
         0.2, minimum=0, maximum=100,
         help="Extra capacity for growth and free space, as a share of the data held (an estimate).",
     )
-    tiers: tuple[StorageTierSpec, ...] = ()
+    tiers: tuple[StorageTierSpec, ...] = spec_field((), help="Storage tiers, each of systems of one catalog kind.")
 
     def problems(self):
         if self.read_gbytes_per_s_per_gpu is not None and self.read_gbytes_per_s is not None:
