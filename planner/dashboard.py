@@ -6,6 +6,7 @@ plan therefore shows up without changes here; the figures that explain a section
 power, elevations for racks) are added beside it when it is present.
 """
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,19 +15,64 @@ from planner import plots
 from planner.forms import WORDS
 from power.plots import power_flow_figure
 
-SECTION_ORDER = ["compute", "workload", "racks", "fabrics", "power", "storage", "reliability", "cost", "bom"]
-SECTION_TITLES = {"bom": "Bill of materials", "racks": "Racks and floor", "cost": "Cost",
-                  "power": "Power and cooling", "fabrics": "Fabrics"}
-SKIPPED = {"name", "warnings"}
+logger = logging.getLogger(__name__)
+
+SECTION_ORDER = [
+    "compute",
+    "workload",
+    "racks",
+    "fabrics",
+    "power",
+    "storage",
+    "reliability",
+    "cost",
+    "bom",
+    "sources",
+]
+SECTION_TITLES = {
+    "bom": "Bill of materials",
+    "racks": "Racks and floor",
+    "cost": "Cost of ownership",
+    "sources": "Sources of the catalog figures",
+    "power": "Power and cooling",
+    "fabrics": "Fabrics",
+}
+SKIPPED = {"name", "warnings", "inputs"}
+"""Not sections of the plan: `inputs` echoes the scenario, which has its own pages."""
 MAX_TABLE_ROWS = 200
+LARGEST_PLAIN_NUMBER = 1e15
+"""Larger numbers (training FLOPs) are shown as 8.40 × 10²³."""
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MAX_DEPTH = 2
 UNIT_SUFFIXES = [
-    ("_usd_per_kwh", "USD/kWh"), ("_usd_per_year", "USD/year"), ("_usd_per_gpu_hour", "USD/GPU-h"),
-    ("_kg_per_m2", "kg/m²"), ("_btu_per_h", "BTU/h"), ("_l_per_min", "L/min"), ("_m3_per_h", "m³/h"),
-    ("_l_per_kwh", "L/kWh"), ("_gbytes_per_s", "GB/s"), ("_mwh", "MWh"), ("_kwh", "kWh"),
-    ("_kw", "kW"), ("_mw", "MW"), ("_w", "W"), ("_usd", "USD"), ("_m2", "m²"), ("_m", "m"),
-    ("_kg", "kg"), ("_gbps", "Gb/s"), ("_tb", "TB"), ("_gb", "GB"), ("_s", "s"), ("_h", "h"),
-    ("_cfm", "CFM"), ("_u", "U"), ("_k", "K"), ("_pflops", "PFLOPS"), ("_tflops", "TFLOPS"),
+    ("_usd_per_kwh", "USD/kWh"),
+    ("_usd_per_year", "USD/year"),
+    ("_usd_per_gpu_hour", "USD/GPU-h"),
+    ("_kg_per_m2", "kg/m²"),
+    ("_btu_per_h", "BTU/h"),
+    ("_l_per_min", "L/min"),
+    ("_m3_per_h", "m³/h"),
+    ("_l_per_kwh", "L/kWh"),
+    ("_gbytes_per_s", "GB/s"),
+    ("_mwh", "MWh"),
+    ("_kwh", "kWh"),
+    ("_kw", "kW"),
+    ("_mw", "MW"),
+    ("_w", "W"),
+    ("_usd", "USD"),
+    ("_m2", "m²"),
+    ("_m", "m"),
+    ("_kg", "kg"),
+    ("_gbps", "Gb/s"),
+    ("_tb", "TB"),
+    ("_gb", "GB"),
+    ("_s", "s"),
+    ("_h", "h"),
+    ("_cfm", "CFM"),
+    ("_u", "U"),
+    ("_k", "K"),
+    ("_pflops", "PFLOPS"),
+    ("_tflops", "TFLOPS"),
 ]
 
 
@@ -47,8 +93,8 @@ class SectionView:
     notes: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     subsections: list["SectionView"] = field(default_factory=list)
-    charts: list[tuple[str, str]] = field(default_factory=list)
-    """(element id, title) of the figures drawn in this section."""
+    charts: list[tuple[str, str, bool]] = field(default_factory=list)
+    """(element id, title, whether it takes the whole width) of the section's figures."""
 
     @property
     def anchor(self) -> str:
@@ -75,6 +121,9 @@ def format_value(value: Any) -> str:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (int, float)) and abs(value) >= LARGEST_PLAIN_NUMBER:
+        mantissa, exponent = f"{value:.2e}".split("e")
+        return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPTS)}"
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, float):
@@ -109,16 +158,30 @@ def _table(title: str, records: list[dict]) -> Table:
         for key in record:
             if key not in columns:
                 columns.append(key)
-    numeric = {key: all(isinstance(record.get(key), (int, float)) and not isinstance(record.get(key), bool)
-                        for record in records if record.get(key) is not None) for key in columns}
-    rows = [[(format_value(record.get(key)), numeric[key]) for key in columns]
-            for record in records[:MAX_TABLE_ROWS]]
-    return Table(title, [(label(key), numeric[key]) for key in columns], rows,
-                 max(0, len(records) - MAX_TABLE_ROWS))
+    numeric = {
+        key: all(
+            isinstance(record.get(key), (int, float)) and not isinstance(record.get(key), bool)
+            for record in records
+            if record.get(key) is not None
+        )
+        for key in columns
+    }
+    rows = [
+        [(format_value(record.get(key)), numeric[key]) for key in columns]
+        for record in records[:MAX_TABLE_ROWS]
+    ]
+    return Table(
+        title,
+        [(label(key), numeric[key]) for key in columns],
+        rows,
+        max(0, len(records) - MAX_TABLE_ROWS),
+    )
 
 
 def describe(key: str, value: Any, title: str | None = None, depth: int = 0) -> SectionView:
-    view = SectionView(key, title or SECTION_TITLES.get(key.split(".")[-1], label(key.split(".")[-1])))
+    view = SectionView(
+        key, title or SECTION_TITLES.get(key.split(".")[-1], label(key.split(".")[-1]))
+    )
     if isinstance(value, list):
         if value and all(isinstance(item, dict) for item in value):
             view.tables.append(_table("", value))
@@ -141,7 +204,9 @@ def describe(key: str, value: Any, title: str | None = None, depth: int = 0) -> 
             if depth < MAX_DEPTH and len(item) > 3:
                 view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
             else:
-                view.facts.extend((f"{label(name)}: {sub}", format_value(entry)) for sub, entry in item.items())
+                view.facts.extend(
+                    (f"{label(name)}: {sub}", format_value(entry)) for sub, entry in item.items()
+                )
         elif isinstance(item, dict) and depth < MAX_DEPTH:
             view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
         elif isinstance(item, dict):
@@ -159,8 +224,11 @@ def plan_sections(plan: dict) -> list[SectionView]:
             continue
         if key == "fabrics" and isinstance(value, dict):
             view = SectionView(key, SECTION_TITLES[key])
-            view.subsections = [describe(f"fabrics.{name}", fabric, f"{label(name)} fabric", 1)
-                                for name, fabric in value.items() if isinstance(fabric, dict)]
+            view.subsections = [
+                describe(f"fabrics.{name}", fabric, f"{label(name)} fabric", 1)
+                for name, fabric in value.items()
+                if isinstance(fabric, dict)
+            ]
         else:
             view = describe(key, value)
         sections.append(view)
@@ -168,21 +236,45 @@ def plan_sections(plan: dict) -> list[SectionView]:
 
 
 def plan_figures(plan: dict, scenario=None, catalog=None) -> dict[str, dict]:
-    """Figures of the sections the plan has, by element id (`chart-<section>-<name>`)."""
+    """Figures of the sections the plan has, by element id (`chart-<section>-<name>`).
+
+    A figure that cannot be drawn from a section of a shape it does not know is left out (and
+    logged): the page still shows the section's tables.
+    """
     racks_spec = getattr(scenario, "racks", None)
-    figures = {
-        "chart-bom-cost": plots.cost_breakdown_figure(plan),
-        "chart-racks-elevation": plots.rack_elevation_figure(
-            plan, catalog, getattr(racks_spec, "usable_u", 42), getattr(racks_spec, "management_server_u", 1)
+    builders = {
+        "chart-bom-cost": lambda: plots.cost_breakdown_figure(plan),
+        "chart-racks-elevation": lambda: plots.rack_elevation_figure(
+            plan,
+            catalog,
+            getattr(racks_spec, "usable_u", 42),
+            getattr(racks_spec, "management_server_u", 1),
         ),
-        "chart-racks-floor": plots.floor_plan_figure(plan, getattr(racks_spec, "racks_per_row", 16)),
-        "chart-power-flow": power_flow_figure(plan),
-        "chart-cost-years": plots.cost_over_years_figure(plan),
+        "chart-racks-floor": lambda: plots.floor_plan_figure(
+            plan, getattr(racks_spec, "racks_per_row", 16)
+        ),
+        "chart-power-flow": lambda: power_flow_figure(plan),
+        "chart-cost-years": lambda: plots.cost_over_years_figure(plan),
     }
-    for name, figure in fabric_figures(plan).items():
+    figures = {key: _drawn(key, build) for key, build in builders.items()}
+    fabrics = _drawn("chart-fabrics", lambda: fabric_figures(plan)) or {}
+    for name, figure in fabrics.items():
         figures[f"chart-fabrics-{name}"] = figure
     return {key: figure for key, figure in figures.items() if figure is not None}
 
+
+def _drawn(key: str, build):
+    try:
+        return build()
+    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError):
+        logger.warning(
+            "figure %s left out: the plan section has an unexpected shape", key, exc_info=True
+        )
+        return None
+
+
+WIDE_CHARTS = {"chart-racks-elevation", "chart-racks-floor"}
+"""Figures that take the page's whole width (one bar per kind of rack; rows of racks)."""
 
 CHART_TITLES = {
     "chart-bom-cost": "Capex by category and part",
@@ -210,4 +302,4 @@ def attach_charts(sections: list[SectionView], figures: dict[str, dict]) -> None
         else:
             target = by_key.get(key[0])
         if target is not None:
-            target.charts.append((chart_id, title))
+            target.charts.append((chart_id, title, chart_id in WIDE_CHARTS))

@@ -40,5 +40,7 @@ def document_changes(old: Any, new: Any) -> list[Change]:
             changes.append(Change(path, "added", new=value))
         elif before[path] != value or isinstance(before[path], bool) != isinstance(value, bool):
             changes.append(Change(path, "changed", before[path], value))
-    changes += [Change(path, "removed", old=value) for path, value in before.items() if path not in after]
+    changes += [
+        Change(path, "removed", old=value) for path, value in before.items() if path not in after
+    ]
     return changes

@@ -1,20 +1,29 @@
-"""Exports of a plan: the JSON plan, the bill of materials as CSV, and a workbook for people.
+"""Exports of a plan: the JSON plan, the bill of materials as CSV, a workbook for people, and
+the point-to-point cabling plan.
 
-All exports are made from the plan's plain data (`Plan.to_dict()`), so every section a step adds
-to the plan appears in the workbook without changes here.
+All exports but the cabling plan are made from the plan's plain data (`Plan.to_dict()`), so every
+section a step adds to the plan appears in the workbook without changes here. The cabling plan
+is streamed: its CSV lines are made from the `Plan` as they are asked for
+(`fabric.solver.cabling.cabling_rows`), never held all at once.
 """
 
 import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
 from planner.solver.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
+    from planner.solver.plan import Plan
 
 BOM_COLUMNS = ["category", "sku", "description", "quantity", "spares", "unit_price_usd",
                "extended_price_usd", "price_source"]
@@ -191,9 +200,50 @@ EXPORTS = {
 }
 
 
+def plan_export_cabling_lines(plan: "Plan", catalog: "CatalogSnapshot | None" = None) -> Iterator[str]:
+    """The cabling plan as CSV lines, a header then one line per cable, made as they are asked
+    for. `catalog` gives the devices' rack units (the database's catalog when left out)."""
+    if catalog is None:
+        from planner.catalog import catalog_snapshot
+
+        catalog = catalog_snapshot()
+    if plan.inputs is not None:
+        catalog = catalog.with_components(plan.inputs)
+    rack_units = {slug: part.rack_units for slug, part in catalog.storage_systems.items()}
+    rack_units.update((slug, part.rack_units) for slug, part in catalog.switches.items())
+    rows = cabling_rows(plan, rack_units=rack_units, cables=catalog.cables)
+    return csv_lines(chain([CABLING_COLUMNS], rows))
+
+
+STREAMED_EXPORTS = {
+    "cabling": (plan_export_cabling_lines, "text/csv; charset=utf-8", "cabling.csv"),
+}
+"""Exports made from the `Plan` line by line, for a streaming response."""
+EXPORT_FORMATS = (*EXPORTS, *STREAMED_EXPORTS)
+
+
+def check_export_format(export_format: str) -> None:
+    if export_format not in EXPORT_FORMATS:
+        raise ScenarioError.at("format", f"must be one of: {', '.join(EXPORT_FORMATS)}")
+
+
 def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, str]:
-    """The plan in `export_format`: its bytes, content type and file name suffix."""
-    if export_format not in EXPORTS:
-        raise ScenarioError.at("format", f"must be one of: {', '.join(EXPORTS)}")
+    """The plan in `export_format`: its bytes, content type and file name suffix. Streamed
+    formats (`STREAMED_EXPORTS`) come from `plan_export_lines` instead."""
+    check_export_format(export_format)
+    if export_format in STREAMED_EXPORTS:
+        raise ValueError(f"{export_format} is streamed from the Plan: use plan_export_lines")
     make, content_type, suffix = EXPORTS[export_format]
     return make(plan), content_type, suffix
+
+
+def plan_export_lines(
+    plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None
+) -> tuple[Iterator[str], str, str]:
+    """A streamed export of the plan: its lines (made as they are asked for), content type and
+    file name suffix."""
+    check_export_format(export_format)
+    if export_format not in STREAMED_EXPORTS:
+        raise ValueError(f"{export_format} is not streamed: use plan_export")
+    make, content_type, suffix = STREAMED_EXPORTS[export_format]
+    return make(plan, catalog), content_type, suffix

@@ -52,10 +52,34 @@ CATALOG_FIELD_ALIASES = {"cooling": "cooling_types"}
 """Scenario fields whose values are catalog slugs of a kind not named by the field's plural."""
 
 WORDS = {
-    "u": "U", "gpus": "GPUs", "gpu": "GPU", "pue": "PUE", "oob": "OOB", "nics": "NICs",
-    "tco": "TCO", "it": "IT", "mfu": "MFU", "id": "ID", "bf16": "BF16", "fp8": "FP8",
-    "pdu": "PDU", "pdus": "PDUs", "ups": "UPS", "cdu": "CDU", "wue": "WUE", "usd": "USD",
-    "gbytes": "GB", "kw": "kW", "mw": "MW", "kwh": "kWh", "gbps": "Gb/s",
+    "u": "U",
+    "gpus": "GPUs",
+    "gpu": "GPU",
+    "pue": "PUE",
+    "oob": "OOB",
+    "nics": "NICs",
+    "tco": "TCO",
+    "it": "IT",
+    "mfu": "MFU",
+    "id": "ID",
+    "bf16": "BF16",
+    "fp8": "FP8",
+    "pdu": "PDU",
+    "pdus": "PDUs",
+    "ups": "UPS",
+    "cdu": "CDU",
+    "wue": "WUE",
+    "usd": "USD",
+    "gbytes": "GB",
+    "kw": "kW",
+    "mw": "MW",
+    "kwh": "kWh",
+    "gbps": "Gb/s",
+    "flops": "FLOPs",
+    "tflops": "TFLOPS",
+    "pflop": "PFLOP",
+    "co2": "CO₂",
+    "mwh": "MWh",
 }
 UNIT_SYNONYMS = {"gbytes": "gb", "tbytes": "tb", "m2": "m"}
 """Words of field names that stand for a unit word (read_gbytes_per_s: GB/s)."""
@@ -194,9 +218,14 @@ def field_label(name: str, unit: str) -> str:
     """The field's name in words, without the trailing words its unit already says."""
     words = name.split("_")
     unit_words = set(re.split(r"[^a-z0-9]+", unit.lower())) - {""}
-    while len(words) > 1 and words[-1] != "u" and (
-        words[-1] in unit_words or UNIT_SYNONYMS.get(words[-1]) in unit_words
-        or (words[-1] == "per" and unit_words)
+    while (
+        len(words) > 1
+        and words[-1] != "u"
+        and (
+            words[-1] in unit_words
+            or UNIT_SYNONYMS.get(words[-1]) in unit_words
+            or (words[-1] == "per" and unit_words)
+        )
     ):
         words.pop()
     text = " ".join(WORDS.get(word, word) for word in words)
@@ -299,18 +328,20 @@ def walk_spec(catalog_kinds: set[str], cls: type = ScenarioSpec) -> list[EditorS
     return [section for section in sections if section.fields]
 
 
-def _editor_field(info, path: str, label_prefix: str, catalog_kinds: set[str]) -> EditorField | None:
+def _editor_field(
+    info, path: str, label_prefix: str, catalog_kinds: set[str]
+) -> EditorField | None:
     annotation = info.annotation
     origin = get_origin(annotation)
-    common = dict(
-        path=path,
-        label=label_prefix + field_label(info.name, info.unit),
-        annotation=annotation,
-        default=info.default,
-        required=info.required,
-        unit=info.unit,
-        help=info.help,
-    )
+    common = {
+        "path": path,
+        "label": label_prefix + field_label(info.name, info.unit),
+        "annotation": annotation,
+        "default": info.default,
+        "required": info.required,
+        "unit": info.unit,
+        "help": info.help,
+    }
     if origin is tuple or origin is list:
         return None
     if origin is dict:
@@ -382,7 +413,9 @@ def convert_text(text: str, annotation: Any) -> Any:
 
 def _price_rows(path: str, mapping: Any) -> list[PriceRow]:
     items = list(mapping.items()) if isinstance(mapping, dict) else []
-    rows = [PriceRow(path, index, str(key), _display(value)) for index, (key, value) in enumerate(items)]
+    rows = [
+        PriceRow(path, index, str(key), _display(value)) for index, (key, value) in enumerate(items)
+    ]
     rows += [PriceRow(path, len(rows) + offset, "", "") for offset in range(BLANK_PRICE_ROWS)]
     return rows
 
@@ -461,10 +494,12 @@ class ScenarioEditor:
             if isinstance(part, dict) and isinstance(part.get("slug"), str):
                 parts[part["slug"]] = part
         if editor_field.choices:
-            return [(value, part_label(kind, parts[value]) if value in parts else label)
-                    for value, label in editor_field.choices]
+            return [
+                (value, part_label(kind, parts[value]) if value in parts else label)
+                for value, label in editor_field.choices
+            ]
         choices = [(slug, part_label(kind, part)) for slug, part in sorted(parts.items())]
-        kinds, literals = _scalar_kinds(editor_field.annotation)
+        _, literals = _scalar_kinds(editor_field.annotation)
         choices = [(_display(value), _display(value)) for value in literals] + choices
         if not editor_field.required and editor_field.default is None:
             choices.insert(0, ("", "— none —"))
@@ -481,8 +516,15 @@ class ScenarioEditor:
         for kind in sorted(self.catalog_kinds):
             parts = getattr(self.catalog, kind)
             if parts:
-                groups.append((humanize(kind), [(slug, f"{slug} — {_attr(part, 'name', slug)}")
-                                                for slug, part in sorted(parts.items())]))
+                groups.append(
+                    (
+                        humanize(kind),
+                        [
+                            (slug, f"{slug} — {_attr(part, 'name', slug)}")
+                            for slug, part in sorted(parts.items())
+                        ],
+                    )
+                )
         return groups
 
     # -- errors
@@ -506,7 +548,9 @@ class ScenarioEditor:
                 else:
                     target.errors.extend(f"{path}: {message}" for message in messages)
                 continue
-            section = next((item for item in sections if item.path and _within(path, item.path)), None)
+            section = next(
+                (item for item in sections if item.path and _within(path, item.path)), None
+            )
             if section is not None and (section.fields or path == section.path):
                 prefix = "" if path == section.path else f"{path}: "
                 section.errors.extend(prefix + message for message in messages)
@@ -515,9 +559,12 @@ class ScenarioEditor:
             self.errors.extend(label + message for message in messages)
         for section in self.sections:
             section.open = (
-                (section.path in self.OPEN_SECTIONS) or (section.optional and section.included)
+                (section.path in self.OPEN_SECTIONS)
+                or (section.optional and section.included)
                 or bool(section.errors)
-                or any(item.errors or any(row.errors for row in item.rows) for item in section.fields)
+                or any(
+                    item.errors or any(row.errors for row in item.rows) for item in section.fields
+                )
             )
 
     def _row_for(self, editor_field: EditorField, path: str) -> PriceRow | None:
@@ -539,9 +586,13 @@ class ScenarioEditor:
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.errors) or any(
-            item.errors or any(row.errors for row in item.rows) for item in self.all_fields()
-        ) or any(section.errors for section in self.sections)
+        return (
+            bool(self.errors)
+            or any(
+                item.errors or any(row.errors for row in item.rows) for item in self.all_fields()
+            )
+            or any(section.errors for section in self.sections)
+        )
 
     def document_json(self) -> str:
         return json.dumps(self.document)
@@ -573,20 +624,26 @@ class ScenarioEditor:
                 raw = path_get(document, nested_path)
                 if raw is not None and not isinstance(raw, dict):
                     expanded = before(raw) if before else raw
-                    path_set(document, nested_path, dict(expanded) if isinstance(expanded, dict) else {})
+                    path_set(
+                        document, nested_path, dict(expanded) if isinstance(expanded, dict) else {}
+                    )
             for editor_field in section.fields:
                 _apply_posted(document, base, editor_field, data)
             for nested_path, _ in section.nested:
                 if path_get(document, nested_path) == {}:
                     path_pop(document, nested_path)
-            if section.path and not section.optional and path_get(document, section.path) == {} \
-                    and path_get(base, section.path) is None:
+            if (
+                section.path
+                and not section.optional
+                and path_get(document, section.path) == {}
+                and path_get(base, section.path) is None
+            ):
                 path_pop(document, section.path)
         return document
 
 
 def _within(path: str, parent: str) -> bool:
-    return path == parent or path.startswith(parent + ".") or path.startswith(parent + "[")
+    return path == parent or path.startswith((parent + ".", parent + "["))
 
 
 def _apply_posted(document: dict, base: dict, editor_field: EditorField, data) -> None:
@@ -618,7 +675,8 @@ def _apply_posted(document: dict, base: dict, editor_field: EditorField, data) -
             return
         value = convert_text(raw, editor_field.annotation)
     path_pop(document, path)
-    if value == editor_field.default and type(value) is type(editor_field.default) and not had_key:
+    same_kind = isinstance(value, bool) == isinstance(editor_field.default, bool)
+    if value == editor_field.default and same_kind and not had_key:
         return
     path_set(document, path, value)
 
@@ -649,16 +707,22 @@ def part_label(kind: str | None, part: Any) -> str:
             size = "one rack" if _attr(part, "rack_scale") else f"{_attr(part, 'rack_units')}U"
             figures = f"{_attr(part, 'gpus')} GPUs, {_number(_attr(part, 'power_kw'))} kW, {size}"
         elif kind == "switches":
-            figures = (f"{_attr(part, 'ports')} × {_number(_attr(part, 'port_gbps'))}G "
-                       f"{_attr(part, 'technology', '')}, {_number(_attr(part, 'power_w'))} W, "
-                       f"{_attr(part, 'rack_units')}U")
+            figures = (
+                f"{_attr(part, 'ports')} × {_number(_attr(part, 'port_gbps'))}G "
+                f"{_attr(part, 'technology', '')}, {_number(_attr(part, 'power_w'))} W, "
+                f"{_attr(part, 'rack_units')}U"
+            )
         elif kind == "cooling_types":
-            figures = (f"up to {_number(_attr(part, 'max_rack_kw'))} kW per rack, "
-                       f"typical PUE {_number(_attr(part, 'typical_pue'))}")
+            figures = (
+                f"up to {_number(_attr(part, 'max_rack_kw'))} kW per rack, "
+                f"typical PUE {_number(_attr(part, 'typical_pue'))}"
+            )
         elif kind == "storage_systems":
-            figures = (f"{_number(_attr(part, 'usable_capacity_tb'))} TB, "
-                       f"{_number(_attr(part, 'read_gbytes_per_s'))} GB/s read, "
-                       f"{_attr(part, 'rack_units')}U")
+            figures = (
+                f"{_number(_attr(part, 'usable_capacity_tb'))} TB, "
+                f"{_number(_attr(part, 'read_gbytes_per_s'))} GB/s read, "
+                f"{_attr(part, 'rack_units')}U"
+            )
         elif kind in ("transceivers", "cables"):
             figures = f"{_number(_attr(part, 'gbps'))}G, reach {_number(_attr(part, 'reach_m'))} m"
         else:
@@ -676,20 +740,31 @@ def document_as_yaml(document: Any) -> str:
 # Small forms of the scenario list
 
 
-class ScenarioListForm(forms.Form):
-    SORTS = {"name": "name", "-name": "-name", "updated": "updated_at", "-updated": "-updated_at"}
+SCENARIO_SORTS = {
+    "name": "name",
+    "-name": "-name",
+    "updated": "saved_at",
+    "-updated": "-saved_at",
+}
+"""The list's sort choices and the ordering of each."""
 
+
+class ScenarioListForm(forms.Form):
     q = forms.CharField(required=False, max_length=200, label="Search by name")
     sort = forms.ChoiceField(
         required=False,
-        choices=[("-updated", "Last updated first"), ("updated", "Oldest update first"),
-                 ("name", "Name A–Z"), ("-name", "Name Z–A")],
+        choices=[
+            ("-updated", "Last updated first"),
+            ("updated", "Oldest update first"),
+            ("name", "Name A–Z"),
+            ("-name", "Name Z–A"),
+        ],
         label="Sort by",
     )
 
     def ordering(self) -> str:
         sort = self.cleaned_data.get("sort") if self.is_valid() else ""
-        return self.SORTS.get(sort or "-updated", "-updated_at")
+        return SCENARIO_SORTS.get(sort or "-updated", "-saved_at")
 
 
 class ScenarioImportForm(forms.Form):

@@ -98,6 +98,7 @@ def _megawatts(*paths: tuple[str, ...]) -> Callable[[dict], float | None]:
     def read(plan: dict) -> float | None:
         value = _first(plan, *paths)
         return None if value is None else value / KW_PER_MW
+
     return read
 
 
@@ -115,21 +116,43 @@ def _capex(plan: dict) -> float | None:
 
 FIGURES: list[tuple[str, str, str, int, bool | None, Callable[[dict], float | None]]] = [
     ("gpus", "GPUs", "", 0, None, lambda plan: _first(plan, ("compute", "gpus"))),
-    ("nodes", "Nodes", "", 0, None,
-     lambda plan: _first(plan, ("compute", "total_nodes"), ("compute", "nodes"))),
-    ("racks", "Racks", "", 0, None, lambda plan: _first(plan, ("racks", "total"), ("racks", "compute"))),
+    (
+        "nodes",
+        "Nodes",
+        "",
+        0,
+        None,
+        lambda plan: _first(plan, ("compute", "total_nodes"), ("compute", "nodes")),
+    ),
+    (
+        "racks",
+        "Racks",
+        "",
+        0,
+        None,
+        lambda plan: _first(plan, ("racks", "total"), ("racks", "compute")),
+    ),
     ("switches", "Switches", "", 0, None, lambda plan: _fabric_sum(plan, "tiers", "switches")),
     ("links", "Links", "", 0, None, lambda plan: _fabric_sum(plan, "links", "count")),
     ("optics", "Optics", "", 0, None, _optics),
-    ("it_mw", "IT power", "MW", 2, None,
-     _megawatts(("power", "it_kw"), ("compute", "it_kw"))),
+    ("it_mw", "IT power", "MW", 2, None, _megawatts(("power", "it_kw"), ("compute", "it_kw"))),
     ("facility_mw", "Facility power", "MW", 2, None, _megawatts(("power", "facility_kw"))),
     ("pue", "PUE", "", 2, True, lambda plan: _first(plan, ("power", "pue"))),
     ("capex_usd", "Capex", "USD", 0, None, _capex),
     ("tco_usd", "TCO", "USD", 0, None, lambda plan: _first(plan, ("cost", "tco_usd"))),
-    ("usd_per_gpu_hour", "Per GPU-hour", "USD", 2, True,
-     lambda plan: _first(plan, ("cost", "usd_per_gpu_hour"), ("cost", "tco_usd_per_gpu_hour"),
-                         ("cost", "cost_per_gpu_hour_usd"))),
+    (
+        "usd_per_gpu_hour",
+        "Per GPU-hour",
+        "USD",
+        2,
+        True,
+        lambda plan: _first(
+            plan,
+            ("cost", "usd_per_gpu_hour"),
+            ("cost", "tco_usd_per_gpu_hour"),
+            ("cost", "cost_per_gpu_hour_usd"),
+        ),
+    ),
 ]
 
 
@@ -154,7 +177,9 @@ class ComparedCell:
 
 def compare_figures(plans: list[dict | None]) -> list[tuple[str, str, list[ComparedCell]]]:
     """Rows of (label, unit, one cell per plan) for every figure at least one plan has."""
-    figures = [{figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans]
+    figures = [
+        {figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans
+    ]
     rows = []
     for key, label, unit, _, _, _ in FIGURES:
         if not any(key in by_key for by_key in figures):

@@ -9,11 +9,24 @@ from typing import Any
 
 from planner.solver.catalog import CatalogSnapshot
 
-FONT = {"family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12, "color": "#1d2733"}
+FONT = {
+    "family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
+    "size": 12,
+    "color": "#1d2733",
+}
 COLORS = {
-    "compute": "#0b6bcb", "network": "#7a4fd1", "optics": "#b04fc0", "cables": "#c27c0e",
-    "storage": "#1b8a5a", "management": "#5b6b7c", "racks": "#8a6d3b", "power": "#c0392b",
-    "cooling": "#138d9c", "free": "#e9edf1", "facility": "#a04000", "other": "#7f8c8d",
+    "compute": "#0b6bcb",
+    "network": "#7a4fd1",
+    "optics": "#b04fc0",
+    "cables": "#c27c0e",
+    "storage": "#1b8a5a",
+    "management": "#5b6b7c",
+    "racks": "#8a6d3b",
+    "power": "#c0392b",
+    "cooling": "#138d9c",
+    "free": "#e9edf1",
+    "facility": "#a04000",
+    "other": "#7f8c8d",
 }
 PALETTE = ["#0b6bcb", "#e67e22", "#1b8a5a", "#7a4fd1", "#c0392b", "#138d9c"]
 MANAGEMENT_SERVER_SLUG = "management-server"
@@ -44,10 +57,19 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
     if not lines:
         return None
     total = sum(line["extended_price_usd"] for line in lines)
-    ids, labels, parents, values, colors, hover = ["capex"], ["Capex"], [""], [total], ["#ffffff"], [""]
+    ids, labels, parents, values, colors, hover = (
+        ["capex"],
+        ["Capex"],
+        [""],
+        [total],
+        ["#ffffff"],
+        [""],
+    )
     by_category: dict[str, float] = {}
     for line in lines:
-        by_category[line["category"]] = by_category.get(line["category"], 0) + line["extended_price_usd"]
+        by_category[line["category"]] = (
+            by_category.get(line["category"], 0) + line["extended_price_usd"]
+        )
     for category, value in by_category.items():
         ids.append(f"c:{category}")
         labels.append(category.capitalize())
@@ -65,13 +87,23 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
             f"{line.get('sku')}: {line.get('quantity', 0):,} × USD {line.get('unit_price_usd', 0):,.0f}"
         )
     trace = {
-        "type": "treemap", "ids": ids, "labels": labels, "parents": parents, "values": values,
-        "branchvalues": "total", "marker": {"colors": colors, "line": {"width": 1, "color": "#fff"}},
-        "customdata": hover, "texttemplate": "%{label}<br>USD %{value:,.3s}",
+        "type": "treemap",
+        "ids": ids,
+        "labels": labels,
+        "parents": parents,
+        "values": values,
+        "branchvalues": "total",
+        "marker": {"colors": colors, "line": {"width": 1, "color": "#fff"}},
+        "customdata": hover,
+        "texttemplate": "%{label}<br>USD %{value:,.3s}",
         "hovertemplate": "%{label}<br>USD %{value:,.0f}<br>%{customdata}<extra></extra>",
-        "tiling": {"pad": 2}, "pathbar": {"visible": False},
+        "tiling": {"pad": 2},
+        "pathbar": {"visible": False},
     }
-    return {"data": [trace], "layout": base_layout(height=380, margin={"l": 4, "r": 4, "t": 4, "b": 4})}
+    return {
+        "data": [trace],
+        "layout": base_layout(height=380, margin={"l": 4, "r": 4, "t": 4, "b": 4}),
+    }
 
 
 def _part_units(slug: str, catalog: CatalogSnapshot | None, management_server_u: int) -> int:
@@ -81,7 +113,9 @@ def _part_units(slug: str, catalog: CatalogSnapshot | None, management_server_u:
     return int(getattr(part, "rack_units", 0) or 0) if part is not None else 1
 
 
-def _rack_kinds(plan: dict, catalog: CatalogSnapshot | None, usable_u: int, management_server_u: int):
+def _rack_kinds(
+    plan: dict, catalog: CatalogSnapshot | None, usable_u: int, management_server_u: int
+):
     """(title, usable U, [(slug, name, units, count)]) for each kind of rack the plan has."""
     racks = plan.get("racks") or {}
     groups = racks.get("per_rack") or ()
@@ -93,10 +127,17 @@ def _rack_kinds(plan: dict, catalog: CatalogSnapshot | None, usable_u: int, mana
             name = getattr(part, "name", item["slug"]) if part is not None else item["slug"]
             units = _part_units(item["slug"], catalog, management_server_u)
             contents.append((item["slug"], name, units, int(item.get("count", 0))))
-        fabric = f" ({group['fabric']})" if group.get("fabric") else ""
-        title = f"{group.get('kind', 'rack').capitalize()}{fabric} × {group.get('count', 0):,}"
-        kinds.append((title, group.get("kind", "compute"), int(group.get("usable_u") or usable_u),
-                      contents, group.get("it_kw")))
+        fabric = f"<br>({group['fabric']} fabric)" if group.get("fabric") else ""
+        title = f"{group.get('kind', 'rack').capitalize()} × {group.get('count', 0):,}{fabric}"
+        kinds.append(
+            (
+                title,
+                group.get("kind", "compute"),
+                int(group.get("usable_u") or usable_u),
+                contents,
+                group.get("it_kw"),
+            )
+        )
     if kinds:
         return kinds
     compute = plan.get("compute") or {}
@@ -108,17 +149,34 @@ def _rack_kinds(plan: dict, catalog: CatalogSnapshot | None, usable_u: int, mana
     units = max(1, racks.get("compute_rack_units_used", nodes_per_rack) // nodes_per_rack)
     name = getattr(part, "name", system) if part is not None else system
     full = racks.get("compute", 0) - (1 if racks.get("nodes_in_last_rack") != nodes_per_rack else 0)
-    kinds.append((f"Compute × {full:,}", "compute", max(usable_u, units * nodes_per_rack),
-                  [(system, name, units, nodes_per_rack)], racks.get("compute_rack_it_kw")))
+    kinds.append(
+        (
+            f"Compute × {full:,}",
+            "compute",
+            max(usable_u, units * nodes_per_rack),
+            [(system, name, units, nodes_per_rack)],
+            racks.get("compute_rack_it_kw"),
+        )
+    )
     last = racks.get("nodes_in_last_rack")
     if last and last != nodes_per_rack:
-        kinds.append(("Last compute × 1", "compute", max(usable_u, units * nodes_per_rack),
-                      [(system, name, units, last)], None))
+        kinds.append(
+            (
+                "Last compute × 1",
+                "compute",
+                max(usable_u, units * nodes_per_rack),
+                [(system, name, units, last)],
+                None,
+            )
+        )
     return kinds
 
 
 def rack_elevation_figure(
-    plan: dict, catalog: CatalogSnapshot | None = None, usable_u: int = 42, management_server_u: int = 1
+    plan: dict,
+    catalog: CatalogSnapshot | None = None,
+    usable_u: int = 42,
+    management_server_u: int = 1,
 ) -> dict | None:
     """Front view of each kind of rack: its equipment stacked from U1 up, free U in grey."""
     kinds = _rack_kinds(plan, catalog, usable_u, management_server_u)
@@ -141,7 +199,9 @@ def rack_elevation_figure(
                 used["y"].append(units)
                 used["text"].append(name if units >= 2 else "")
                 used["hover"].append(f"U{position + 1}–U{position + units}: {name} ({slug})")
-                used["color"].append(_color(kind if slug != MANAGEMENT_SERVER_SLUG else "management"))
+                used["color"].append(
+                    _color(kind if slug != MANAGEMENT_SERVER_SLUG else "management")
+                )
                 position += units
         if position < rack_u:
             free["x"].append(label)
@@ -149,21 +209,50 @@ def rack_elevation_figure(
             free["y"].append(rack_u - position)
         tallest = max(tallest, rack_u, position)
     data = [
-        {"type": "bar", "name": "Equipment", "x": used["x"], "y": used["y"], "base": used["base"],
-         "text": used["text"], "textposition": "inside", "insidetextanchor": "middle",
-         "textfont": {"color": "#fff", "size": 10}, "customdata": used["hover"],
-         "hovertemplate": "%{customdata}<extra></extra>",
-         "marker": {"color": used["color"], "line": {"color": "#fff", "width": 1}}},
-        {"type": "bar", "name": "Free", "x": free["x"], "y": free["y"], "base": free["base"],
-         "hovertemplate": "%{y} U free<extra></extra>",
-         "marker": {"color": COLORS["free"], "line": {"color": "#c9d1d9", "width": 1}}},
+        {
+            "type": "bar",
+            "name": "Equipment",
+            "x": used["x"],
+            "y": used["y"],
+            "base": used["base"],
+            "text": used["text"],
+            "textposition": "inside",
+            "insidetextanchor": "middle",
+            "textfont": {"color": "#fff", "size": 10},
+            "customdata": used["hover"],
+            "hovertemplate": "%{customdata}<extra></extra>",
+            "marker": {"color": used["color"], "line": {"color": "#fff", "width": 1}},
+        },
+        {
+            "type": "bar",
+            "name": "Free",
+            "x": free["x"],
+            "y": free["y"],
+            "base": free["base"],
+            "hovertemplate": "%{y} U free<extra></extra>",
+            "marker": {"color": COLORS["free"], "line": {"color": "#c9d1d9", "width": 1}},
+        },
     ]
     layout = base_layout(
-        height=520, barmode="overlay", bargap=0.45, showlegend=False,
-        yaxis={"title": {"text": "Rack unit"}, "range": [0, tallest], "dtick": 6,
-               "gridcolor": "#eef2f6", "zeroline": False},
-        xaxis={"tickfont": {"size": 11}, "tickangle": 0, "automargin": True,
-               "tickvals": list(range(len(labels))), "ticktext": labels},
+        height=520,
+        barmode="overlay",
+        uniformtext={"minsize": 9, "mode": "hide"},
+        bargap=0.45,
+        showlegend=False,
+        yaxis={
+            "title": {"text": "Rack unit"},
+            "range": [0, tallest],
+            "dtick": 6,
+            "gridcolor": "#eef2f6",
+            "zeroline": False,
+        },
+        xaxis={
+            "tickfont": {"size": 11},
+            "tickangle": 0,
+            "automargin": True,
+            "tickvals": list(range(len(labels))),
+            "ticktext": labels,
+        },
     )
     return {"data": data, "layout": layout}
 
@@ -176,8 +265,10 @@ def floor_plan_figure(plan: dict, racks_per_row: int = 16) -> dict | None:
     for group in racks.get("per_rack") or ():
         kw_by_kind[group["kind"]] = max(kw_by_kind.get(group["kind"], 0), group.get("it_kw") or 0)
     if floor and floor.get("rows"):
-        rows = [[(segment["kind"], segment["count"]) for segment in row.get("segments", ())]
-                for row in floor["rows"]]
+        rows = [
+            [(segment["kind"], segment["count"]) for segment in row.get("segments", ())]
+            for row in floor["rows"]
+        ]
     elif racks.get("compute") and racks.get("compute_rack_it_kw") is not None:
         per_row = max(1, racks_per_row)
         count = racks["compute"]
@@ -190,48 +281,86 @@ def floor_plan_figure(plan: dict, racks_per_row: int = 16) -> dict | None:
     for row in rows:
         kinds = [kind for kind, count in row for _ in range(count)]
         z.append([kw_by_kind.get(kind, 0) for kind in kinds] + [None] * (width - len(kinds)))
-        text.append([f"{kind}: {kw_by_kind.get(kind, 0):,.1f} kW" for kind in kinds] + [""] * (width - len(kinds)))
+        text.append(
+            [f"{kind}: {kw_by_kind.get(kind, 0):,.1f} kW" for kind in kinds]
+            + [""] * (width - len(kinds))
+        )
     trace = {
-        "type": "heatmap", "z": z, "text": text, "hovertemplate": "row %{y}, rack %{x}<br>%{text}<extra></extra>",
-        "colorscale": [[0, "#e8f1fb"], [0.5, "#f5b041"], [1, "#c0392b"]], "xgap": 2, "ygap": 6,
+        "type": "heatmap",
+        "z": z,
+        "text": text,
+        "hovertemplate": "row %{y}, rack %{x}<br>%{text}<extra></extra>",
+        "colorscale": [[0, "#e8f1fb"], [0.5, "#f5b041"], [1, "#c0392b"]],
+        "xgap": 2,
+        "ygap": 6,
         "colorbar": {"title": {"text": "kW"}, "thickness": 12},
     }
     height = min(900, 120 + 34 * len(rows))
     layout = base_layout(
         height=height,
         xaxis={"title": {"text": "Rack position in row"}, "showgrid": False, "zeroline": False},
-        yaxis={"title": {"text": "Row"}, "autorange": "reversed", "showgrid": False, "zeroline": False,
-               "dtick": 1 if len(rows) <= 30 else None},
+        yaxis={
+            "title": {"text": "Row"},
+            "autorange": "reversed",
+            "showgrid": False,
+            "zeroline": False,
+            "dtick": 1 if len(rows) <= 30 else None,
+        },
     )
     return {"data": [trace], "layout": layout}
 
 
 def cost_over_years_figure(plan: dict) -> dict | None:
-    """Capex and yearly operating cost, with the cumulative cost as a line."""
+    """Capex up front and each year's operating cost (bars), with the cumulative cost (line)."""
     cost = plan.get("cost") or {}
-    years = cost.get("years") or cost.get("by_year") or cost.get("yearly")
-    if not isinstance(years, list) or not years or not isinstance(years[0], dict):
+    opex = cost.get("opex_usd_by_year")
+    if (
+        not isinstance(opex, list)
+        or not opex
+        or not all(isinstance(value, (int, float)) for value in opex)
+    ):
         return None
-    labels = [str(item.get("year", index)) for index, item in enumerate(years)]
-    data = []
-    numeric_keys = [key for key, value in years[0].items()
-                    if key != "year" and key.endswith("_usd") and isinstance(value, (int, float))]
-    stacked = [key for key in numeric_keys if "cumulative" not in key and "total" not in key
-               and "discounted" not in key]
-    for index, key in enumerate(stacked):
-        data.append({"type": "bar", "name": key.removesuffix("_usd").replace("_", " "), "x": labels,
-                     "y": [item.get(key, 0) for item in years], "marker": {"color": PALETTE[index % len(PALETTE)]},
-                     "hovertemplate": "%{x}: USD %{y:,.0f}<extra>%{fullData.name}</extra>"})
-    for key in numeric_keys:
-        if "cumulative" in key:
-            data.append({"type": "scatter", "mode": "lines+markers", "name": key.removesuffix("_usd").replace("_", " "),
-                         "x": labels, "y": [item.get(key, 0) for item in years], "line": {"color": "#1d2733"},
-                         "hovertemplate": "%{x}: USD %{y:,.0f}<extra>%{fullData.name}</extra>"})
-    if not data:
-        return None
-    layout = base_layout(height=380, barmode="stack", yaxis={"title": {"text": "USD"}, "gridcolor": "#eef2f6"},
-                         xaxis={"title": {"text": "Year"}, "type": "category"},
-                         legend={"orientation": "h", "y": -0.2})
+    capex = cost.get("capex_usd") or 0
+    labels = ["Year 0"] + [f"Year {year}" for year in range(1, len(opex) + 1)]
+    cumulative, total = [], 0.0
+    for value in [capex, *opex]:
+        total += value
+        cumulative.append(total)
+    hover = "%{x}: USD %{y:,.0f}<extra>%{fullData.name}</extra>"
+    data = [
+        {
+            "type": "bar",
+            "name": "Capex",
+            "x": labels,
+            "y": [capex] + [0] * len(opex),
+            "marker": {"color": PALETTE[0]},
+            "hovertemplate": hover,
+        },
+        {
+            "type": "bar",
+            "name": "Operating cost",
+            "x": labels,
+            "y": [0, *opex],
+            "marker": {"color": PALETTE[1]},
+            "hovertemplate": hover,
+        },
+        {
+            "type": "scatter",
+            "mode": "lines+markers",
+            "name": "Cumulative",
+            "x": labels,
+            "y": cumulative,
+            "line": {"color": "#1d2733", "width": 2},
+            "hovertemplate": hover,
+        },
+    ]
+    layout = base_layout(
+        height=360,
+        barmode="stack",
+        yaxis={"title": {"text": "USD"}, "gridcolor": "#eef2f6", "tickformat": "~s"},
+        xaxis={"type": "category"},
+        legend={"orientation": "h", "y": -0.15},
+    )
     return {"data": data, "layout": layout}
 
 
@@ -259,13 +388,24 @@ def compare_figures(names: list[str], figures: list[dict[str, Any]]) -> list[dic
                     labels[key] = by_key[key].label
         data = []
         for index, (name, by_key) in enumerate(zip(names, figures)):
-            data.append({
-                "type": "bar", "name": name, "x": [labels[key] for key in keys],
-                "y": [by_key[key].value if key in by_key else None for key in keys],
-                "marker": {"color": PALETTE[index % len(PALETTE)]},
-                "hovertemplate": "%{x}: %{y:,.4~s}" + (f" {unit}" if unit else "") + "<extra>%{fullData.name}</extra>",
-            })
-        layout = base_layout(title=title + (f" ({unit})" if unit else ""), height=320, barmode="group",
-                             yaxis={"gridcolor": "#eef2f6"}, legend={"orientation": "h", "y": -0.15})
+            data.append(
+                {
+                    "type": "bar",
+                    "name": name,
+                    "x": [labels[key] for key in keys],
+                    "y": [by_key[key].value if key in by_key else None for key in keys],
+                    "marker": {"color": PALETTE[index % len(PALETTE)]},
+                    "hovertemplate": "%{x}: %{y:,.4~s}"
+                    + (f" {unit}" if unit else "")
+                    + "<extra>%{fullData.name}</extra>",
+                }
+            )
+        layout = base_layout(
+            title=title + (f" ({unit})" if unit else ""),
+            height=320,
+            barmode="group",
+            yaxis={"gridcolor": "#eef2f6"},
+            legend={"orientation": "h", "y": -0.15},
+        )
         charts.append({"data": data, "layout": layout})
     return charts

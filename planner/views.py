@@ -5,6 +5,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Max
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_POST
 from planner import dashboard, plots
 from planner.catalog import catalog_snapshot
 from planner.diff import document_changes
+from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,
@@ -26,7 +28,8 @@ from planner.forms import (
 )
 from planner.key_figures import compare_figures, key_figures
 from planner.models import System
-from planner.selectors import scenario_get, scenario_list as scenarios_of
+from planner.selectors import scenario_get
+from planner.selectors import scenario_list as scenarios_of
 from planner.services import (
     RevisionConflict,
     plan_document,
@@ -39,17 +42,32 @@ from planner.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
 
-EXPORT_FORMATS = [("csv", "BOM (CSV)"), ("xlsx", "Workbook (XLSX)"),
-                  ("cabling.csv", "Cabling plan (CSV)")]
-"""Exports of the API, linked from the dashboard once the API serves them."""
+EXPORT_LABELS = {
+    "csv": "BOM (CSV)",
+    "xlsx": "Workbook (XLSX)",
+    "cabling": "Cabling plan (CSV)",
+    "cabling.csv": "Cabling plan (CSV)",
+}
+"""Exports of the API, linked from the dashboard once the API serves them (the JSON plan has
+its own download here)."""
 
+RECENT_SCENARIOS = 8
+STARTER_SYSTEM = "dgx-h100"
+STARTER_SWITCH = "qm9700"
+STARTER_GPUS = 1024
 DOCUMENT_FORMATS = {"yaml": "application/yaml", "json": "application/json"}
 
 
 def home(request):
     """The catalog's GPU systems and the ways into the planner."""
     systems = System.objects.all()
-    recent = scenarios_of(owner=request.user)[:8] if request.user.is_authenticated else []
+    recent = []
+    if request.user.is_authenticated:
+        recent = (
+            scenarios_of(owner=request.user)
+            .annotate(saved_at=Max("revisions__created_at"))
+            .order_by("-saved_at", "pk")[:RECENT_SCENARIOS]
+        )
     return render(request, "planner/home.html", {"systems": systems, "recent": recent})
 
 
@@ -60,7 +78,8 @@ def home(request):
 @login_required
 def scenario_list(request, import_form=None, status=200):
     form = ScenarioListForm(request.GET or None)
-    scenarios = scenarios_of(owner=request.user)
+    # The newest revision's time: saving a revision does not touch Scenario.updated_at.
+    scenarios = scenarios_of(owner=request.user).annotate(saved_at=Max("revisions__created_at"))
     if form.is_valid() and form.cleaned_data["q"]:
         scenarios = scenarios.filter(name__icontains=form.cleaned_data["q"])
     context = {
@@ -79,7 +98,13 @@ def scenario_import(request):
     if form.is_valid():
         upload = form.cleaned_data["file"]
         name = upload.name.lower()
-        syntax = "json" if name.endswith(".json") else "yaml" if name.endswith((".yaml", ".yml")) else "auto"
+        syntax = (
+            "json"
+            if name.endswith(".json")
+            else "yaml"
+            if name.endswith((".yaml", ".yml"))
+            else "auto"
+        )
         try:
             document = parse_document(upload.read(), syntax)
             if not isinstance(document, dict):
@@ -102,7 +127,9 @@ def scenario_document(request, pk, export_format):
         content = json.dumps(scenario.document, indent=2) + "\n"
     else:
         content = document_as_yaml(scenario.document)
-    response = HttpResponse(content, content_type=DOCUMENT_FORMATS[export_format] + "; charset=utf-8")
+    response = HttpResponse(
+        content, content_type=DOCUMENT_FORMATS[export_format] + "; charset=utf-8"
+    )
     filename = f"{slugify(scenario.name) or 'scenario'}.{export_format}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -130,15 +157,21 @@ def scenario_rename(request, pk):
     if request.method == "POST" and form.is_valid():
         document = {**scenario.document, "name": form.cleaned_data["name"]}
         try:
-            scenario_update(scenario=scenario, document=document,
-                            base_revision=_revision(request.POST), author=request.user)
+            scenario_update(
+                scenario=scenario,
+                document=document,
+                base_revision=_revision(request.POST),
+                author=request.user,
+            )
         except RevisionConflict as conflict:
             form.add_error(None, str(conflict))
         except ScenarioError as error:
             for path, problems in error.as_dict().items():
                 form.add_error("name" if path == "name" else None, "; ".join(problems))
         else:
-            messages.success(request, f"Renamed to “{scenario.name}” (revision {scenario.revision}).")
+            messages.success(
+                request, f"Renamed to “{scenario.name}” (revision {scenario.revision})."
+            )
             return redirect("workspace:scenario-list")
     return render(request, "planner/scenario_rename.html", {"scenario": scenario, "form": form})
 
@@ -166,10 +199,15 @@ def _revision(data) -> int:
 
 
 def starter_document(catalog) -> dict:
-    """What a new scenario starts from: the catalog's first system, a thousand GPUs."""
+    """What a new scenario starts from: a thousand GPUs of a common system on its usual fabric."""
     systems = sorted(catalog.systems)
-    system = "dgx-h100" if "dgx-h100" in catalog.systems else (systems[0] if systems else "")
-    return {"name": "", "compute": {"system": system, "gpus": 1024}}
+    system = (
+        STARTER_SYSTEM if STARTER_SYSTEM in catalog.systems else (systems[0] if systems else "")
+    )
+    document = {"name": "New scenario", "compute": {"system": system, "gpus": STARTER_GPUS}}
+    if STARTER_SWITCH in catalog.switches:
+        document["fabrics"] = {"compute": {"switch": STARTER_SWITCH}}
+    return document
 
 
 def _plan(document, catalog=None):
@@ -180,13 +218,24 @@ def _plan(document, catalog=None):
         return None, error.as_dict()
 
 
-def _editor_page(request, editor, scenario=None, *, base_revision=None, yaml_text=None,
-                 yaml_errors=None, conflict=None, status=200):
+def _editor_page(
+    request,
+    editor,
+    scenario=None,
+    *,
+    base_revision=None,
+    yaml_text=None,
+    yaml_errors=None,
+    conflict=None,
+    status=200,
+):
     plan, errors = _plan(editor.document, editor.catalog) if not editor.has_errors else (None, {})
     context = {
         "editor": editor,
         "scenario": scenario,
-        "base_revision": base_revision if base_revision is not None else getattr(scenario, "revision", 0),
+        "base_revision": base_revision
+        if base_revision is not None
+        else getattr(scenario, "revision", 0),
         "yaml_text": yaml_text if yaml_text is not None else editor.document_yaml(),
         "yaml_errors": yaml_errors or [],
         "conflict": conflict,
@@ -222,26 +271,52 @@ def _editor(request, scenario):
             if not isinstance(document, dict):
                 raise ScenarioError.at(DOCUMENT_PATH, "must be a mapping of keys to values")
         except ScenarioError as error:
-            editor = ScenarioEditor(scenario.document if scenario else starter_document(catalog), catalog)
-            return _editor_page(request, editor, scenario, yaml_text=yaml_text,
-                                base_revision=_revision(request.POST),
-                                yaml_errors=[str(item) for item in error.errors], status=400)
+            editor = ScenarioEditor(
+                scenario.document if scenario else starter_document(catalog), catalog
+            )
+            return _editor_page(
+                request,
+                editor,
+                scenario,
+                yaml_text=yaml_text,
+                base_revision=_revision(request.POST),
+                yaml_errors=[str(item) for item in error.errors],
+                status=400,
+            )
     else:
         document = ScenarioEditor.document_from_post(request.POST, catalog)
     try:
         if scenario is None:
             scenario = scenario_create(owner=request.user, document=document)
         else:
-            scenario = scenario_update(scenario=scenario, document=document,
-                                       base_revision=_revision(request.POST), author=request.user)
+            scenario = scenario_update(
+                scenario=scenario,
+                document=document,
+                base_revision=_revision(request.POST),
+                author=request.user,
+            )
     except RevisionConflict as conflict:
-        return _editor_page(request, ScenarioEditor(document, catalog), scenario, yaml_text=yaml_text,
-                            base_revision=conflict.current_revision, conflict=conflict, status=409)
+        return _editor_page(
+            request,
+            ScenarioEditor(document, catalog),
+            scenario,
+            yaml_text=yaml_text,
+            base_revision=conflict.current_revision,
+            conflict=conflict,
+            status=409,
+        )
     except ScenarioError as error:
         editor = ScenarioEditor(document, catalog, error.as_dict())
         yaml_errors = [str(item) for item in error.errors] if yaml_text is not None else None
-        return _editor_page(request, editor, scenario, yaml_text=yaml_text, yaml_errors=yaml_errors,
-                            base_revision=_revision(request.POST), status=400)
+        return _editor_page(
+            request,
+            editor,
+            scenario,
+            yaml_text=yaml_text,
+            yaml_errors=yaml_errors,
+            base_revision=_revision(request.POST),
+            status=400,
+        )
     messages.success(request, f"Saved “{scenario.name}” as revision {scenario.revision}.")
     return redirect("workspace:scenario-detail", pk=scenario.pk)
 
@@ -269,14 +344,17 @@ def scenario_preview(request):
 
 
 def _api_exports(scenario) -> list[tuple[str, str]]:
+    """Links to the API's exports of this scenario's plan, for the formats the API has."""
     links = []
-    for export_format, label in EXPORT_FORMATS:
+    for export_format in API_EXPORT_FORMATS:
+        if export_format == "json":
+            continue
         url = f"/api/v1/scenarios/{scenario.pk}/export.{export_format}"
         try:
             resolve(url)
         except Resolver404:
             continue
-        links.append((url, label))
+        links.append((url, EXPORT_LABELS.get(export_format, export_format.upper())))
     return links
 
 
@@ -313,7 +391,9 @@ def scenario_plan_json(request, pk):
     if plan is None:
         return JsonResponse({"errors": errors}, status=422)
     response = JsonResponse(plan.to_dict(), json_dumps_params={"indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="{slugify(scenario.name) or "plan"}-plan.json"'
+    response["Content-Disposition"] = (
+        f'attachment; filename="{slugify(scenario.name) or "plan"}-plan.json"'
+    )
     return response
 
 
@@ -351,8 +431,12 @@ def scenario_restore(request, pk, number):
     if revision is None:
         raise Http404("no such revision")
     try:
-        scenario = scenario_update(scenario=scenario, document=revision.document,
-                                   base_revision=_revision(request.POST), author=request.user)
+        scenario = scenario_update(
+            scenario=scenario,
+            document=revision.document,
+            base_revision=_revision(request.POST),
+            author=request.user,
+        )
     except (RevisionConflict, ScenarioError) as error:
         messages.error(request, f"Revision {number} was not restored: {error}")
     else:
@@ -379,15 +463,21 @@ def scenario_compare(request):
             plan, errors = _plan(scenario.document)
             plans.append(plan.to_dict() if plan else None)
             failures.append(errors)
-        by_key = [{figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans]
+        by_key = [
+            {figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans
+        ]
         charts = plots.compare_figures([scenario.name for scenario in chosen], by_key)
         context.update(
             rows=compare_figures(plans),
             failures=failures,
             charts=charts,
-            chart_map={f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)},
+            chart_map={
+                f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)
+            },
             share_url=request.build_absolute_uri(
-                reverse("workspace:scenario-compare") + "?" + "&".join(f"ids={pk}" for pk in context["chosen_ids"])
+                reverse("workspace:scenario-compare")
+                + "?"
+                + "&".join(f"ids={pk}" for pk in context["chosen_ids"])
             ),
         )
     return render(request, "planner/scenario_compare.html", context)

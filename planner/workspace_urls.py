@@ -14,12 +14,17 @@ urlpatterns = [
     path("scenarios/<int:pk>/", views.scenario_detail, name="scenario-detail"),
     path("scenarios/<int:pk>/edit/", views.scenario_edit, name="scenario-edit"),
     path("scenarios/<int:pk>/history/", views.scenario_history, name="scenario-history"),
-    path("scenarios/<int:pk>/restore/<int:number>/", views.scenario_restore, name="scenario-restore"),
+    path(
+        "scenarios/<int:pk>/restore/<int:number>/", views.scenario_restore, name="scenario-restore"
+    ),
     path("scenarios/<int:pk>/clone/", views.scenario_clone, name="scenario-clone"),
     path("scenarios/<int:pk>/rename/", views.scenario_rename, name="scenario-rename"),
     path("scenarios/<int:pk>/delete/", views.scenario_delete_view, name="scenario-delete"),
     path("scenarios/<int:pk>/plan.json", views.scenario_plan_json, name="scenario-plan-json"),
-    re_path(r"^scenarios/(?P<pk>[0-9]+)/document\.(?P<export_format>yaml|json)$", views.scenario_document,
-            name="scenario-document"),
+    re_path(
+        r"^scenarios/(?P<pk>[0-9]+)/document\.(?P<export_format>yaml|json)$",
+        views.scenario_document,
+        name="scenario-document",
+    ),
     path("compare/", views.scenario_compare, name="scenario-compare"),
 ]

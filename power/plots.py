@@ -9,9 +9,14 @@ def power_flow_figure(plan: dict) -> dict | None:
     if not isinstance(power, dict) or not power.get("facility_kw"):
         return None
     it_kw = power.get("it_kw") or 0
-    it_parts = {name: value for name, value in (power.get("it_kw_by_category") or {}).items() if value > 0}
-    overheads = {name: value for name, value in (power.get("overhead_kw_by_category") or {}).items()
-                 if value > 0}
+    it_parts = {
+        name: value for name, value in (power.get("it_kw_by_category") or {}).items() if value > 0
+    }
+    overheads = {
+        name: value
+        for name, value in (power.get("overhead_kw_by_category") or {}).items()
+        if value > 0
+    }
     if not overheads and power["facility_kw"] > it_kw:
         overheads = {"overhead": power["facility_kw"] - it_kw}
     labels = ["Grid", "IT load"]
@@ -30,10 +35,25 @@ def power_flow_figure(plan: dict) -> dict | None:
         targets.append(len(labels) - 1)
         values.append(value)
     trace = {
-        "type": "sankey", "arrangement": "snap", "valueformat": ",.0f", "valuesuffix": " kW",
-        "node": {"label": labels, "color": colors, "pad": 14, "thickness": 16,
-                 "line": {"color": "#fff", "width": 0.5}},
-        "link": {"source": sources, "target": targets, "value": values,
-                 "color": "rgba(91, 107, 124, 0.25)"},
+        "type": "sankey",
+        "arrangement": "snap",
+        "valueformat": ",.0f",
+        "valuesuffix": " kW",
+        "node": {
+            "label": labels,
+            "color": colors,
+            "pad": 14,
+            "thickness": 16,
+            "line": {"color": "#fff", "width": 0.5},
+        },
+        "link": {
+            "source": sources,
+            "target": targets,
+            "value": values,
+            "color": "rgba(91, 107, 124, 0.25)",
+        },
     }
-    return {"data": [trace], "layout": base_layout(height=380, margin={"l": 8, "r": 8, "t": 8, "b": 8})}
+    return {
+        "data": [trace],
+        "layout": base_layout(height=380, margin={"l": 8, "r": 8, "t": 8, "b": 8}),
+    }

@@ -145,6 +145,40 @@ def export_timings(runs: int) -> None:
         print(f"  {export_format:<5} export ({size_kb:7.1f} KiB)   {elapsed:9.2f}")
 
 
+def cabling_timings(runs: int) -> None:
+    """The point-to-point cabling plan streamed at 1,000 and 100,000 GPUs: rows per second (rows
+    alone, and as CSV lines) and the peak memory [tracemalloc] while streaming the CSV."""
+    import tracemalloc
+
+    from fabric.solver.cabling import cabling_rows
+    from planner.exports import plan_export_lines
+
+    catalog = catalog_snapshot_from_files()
+    rack_units = {slug: switch.rack_units for slug, switch in catalog.switches.items()}
+    runs = min(runs, 3)
+    print(f"\nCabling plan ({SYSTEM}, every fabric), best of {runs} runs")
+    print(f"{'GPUs':>10}  {'cables':>9}  {'rows/s':>10}  {'CSV lines/s':>11}  {'peak memory (KiB)':>17}")
+    for gpus in (1_000, 100_000):
+        plan = plan_scenario(document(gpus, designs(gpus)["fat tree, q3400"]), catalog)
+        cables = sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
+
+        def rows(plan=plan):
+            for _ in cabling_rows(plan, rack_units=rack_units):
+                pass
+
+        def lines(plan=plan):
+            for _ in plan_export_lines(plan, "cabling", catalog)[0]:
+                pass
+
+        rows_s = best_ms(rows, runs) / 1000
+        lines_s = best_ms(lines, runs) / 1000
+        tracemalloc.start()
+        lines()
+        peak_kib = tracemalloc.get_traced_memory()[1] / 1024
+        tracemalloc.stop()
+        print(f"{gpus:>10,}  {cables:>9,}  {cables / rows_s:>10,.0f}  {cables / lines_s:>11,.0f}  {peak_kib:>17,.0f}")
+
+
 def workspace_timings(runs: int) -> None:
     """Server-side time of the workspace at 100,000 GPUs: the plan dashboard page, and one
     recompute round trip of the editor (the htmx preview), through Django's test client on a
@@ -155,13 +189,12 @@ def workspace_timings(runs: int) -> None:
     from django.core.management import call_command
     from django.db import connection
     from django.test import Client
-    from django.test.utils import setup_test_environment
 
     from planner.catalog import catalog_snapshot
     from planner.forms import ScenarioEditor
     from planner.services import scenario_create
 
-    setup_test_environment()
+    # No setup_test_environment(): its template instrumentation would be timed too.
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         call_command("loadcatalog", verbosity=0)
@@ -200,4 +233,5 @@ if __name__ == "__main__":
     runs_parser.add_argument("--runs", type=int, default=7)
     extra_runs = runs_parser.parse_known_args()[0].runs
     export_timings(extra_runs)
+    cabling_timings(extra_runs)
     workspace_timings(extra_runs)

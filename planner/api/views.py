@@ -1,6 +1,6 @@
 """Thin API views: validate the request, call a service, render the result."""
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -19,7 +19,7 @@ from planner.api.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
-from planner.exports import EXPORTS, plan_export
+from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
 from planner.models import System
 from planner.selectors import scenario_get, scenario_list
 from planner.services import (
@@ -57,14 +57,19 @@ class PlanView(APIView):
 
 
 EXPORT_DESCRIPTION = (
-    f"Formats: {', '.join(EXPORTS)} (json: the plan; csv: the bill of materials; xlsx: a "
-    "workbook with the summary, BOM, every plan section and the inputs). An unknown format is 400."
+    f"Formats: {', '.join(EXPORT_FORMATS)} (json: the plan; csv: the bill of materials; xlsx: a "
+    "workbook with the summary, BOM, every plan section and the inputs; cabling: the "
+    "point-to-point cabling plan as CSV, one row per cable, streamed). An unknown format is 400."
 )
 
 
-def export_response(plan, export_format: str) -> HttpResponse:
-    content, content_type, suffix = plan_export(plan.to_dict(), export_format)
-    response = HttpResponse(content, content_type=content_type)
+def export_response(plan, export_format: str) -> HttpResponse | StreamingHttpResponse:
+    if export_format in STREAMED_EXPORTS:
+        lines, content_type, suffix = plan_export_lines(plan, export_format)
+        response = StreamingHttpResponse(lines, content_type=content_type)
+    else:
+        content, content_type, suffix = plan_export(plan.to_dict(), export_format)
+        response = HttpResponse(content, content_type=content_type)
     filename = f"{slugify(plan.name) or 'plan'}.{suffix}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

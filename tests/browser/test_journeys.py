@@ -1,6 +1,7 @@
 """What an architect does in the browser: sign in, fill the form, read the plan, compare."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -35,7 +36,9 @@ def test_create_a_scenario_through_the_form_and_see_its_plan(signed_in, live_ser
     assert Scenario.objects.get(name="Browser made").document["compute"]["gpus"] == 256
 
 
-def test_key_figures_recompute_as_a_field_changes_without_a_reload(signed_in, live_server, architect):
+def test_key_figures_recompute_as_a_field_changes_without_a_reload(
+    signed_in, live_server, architect
+):
     scenario = scenario_create(owner=architect, document=dict(SMALL))
     page = signed_in
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/edit/")
@@ -80,23 +83,25 @@ def test_download_the_plan_and_the_bill_of_materials(signed_in, live_server, arc
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
     with page.expect_download() as download:
         page.click(".exports >> text=Plan (JSON)")
-    plan = json.loads(open(download.value.path(), encoding="utf-8").read())
+    plan = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert plan["compute"]["gpus"] == 64 and plan["bom"]
     bom_link = page.locator(".exports >> text=BOM (CSV)")
     if bom_link.count():
         with page.expect_download() as download:
             bom_link.click()
-        text = open(download.value.path(), encoding="utf-8").read()
+        text = Path(download.value.path()).read_text(encoding="utf-8")
         assert "dgx-h100" in text
     with page.expect_download() as download:
         page.click(".exports >> text=Scenario (YAML)")
-    assert "Small H100" in open(download.value.path(), encoding="utf-8").read()
+    assert "Small H100" in Path(download.value.path()).read_text(encoding="utf-8")
 
 
 def test_compare_two_scenarios(signed_in, live_server, architect):
     first = scenario_create(owner=architect, document=dict(SMALL))
-    second = scenario_create(owner=architect, document={**SMALL, "name": "Twice as big",
-                                                         "compute": {"system": "dgx-h100", "gpus": 128}})
+    second = scenario_create(
+        owner=architect,
+        document={**SMALL, "name": "Twice as big", "compute": {"system": "dgx-h100", "gpus": 128}},
+    )
     page = signed_in
     page.goto(f"{live_server.url}/scenarios/")
     page.check(f"#compare-{first.pk}")

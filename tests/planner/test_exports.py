@@ -7,7 +7,8 @@ import json
 import pytest
 from openpyxl import load_workbook
 
-from planner.exports import plan_export
+from fabric.solver.cabling import CABLING_COLUMNS
+from planner.exports import plan_export, plan_export_lines
 from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
@@ -62,4 +63,28 @@ def test_workbook_has_a_sheet_per_section_and_the_bom_total(plan):
 def test_unknown_format_is_a_field_error(plan):
     with pytest.raises(ScenarioError) as caught:
         plan_export(plan, "pdf")
-    assert caught.value.as_dict() == {"format": ["must be one of: json, csv, xlsx"]}
+    assert caught.value.as_dict() == {"format": ["must be one of: json, csv, xlsx, cabling"]}
+
+
+H100_4SU_FABRIC = {**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}}}
+
+
+def test_cabling_csv_parses_back_with_one_row_per_link(catalog):
+    plan = plan_scenario(H100_4SU_FABRIC, catalog)
+    lines, content_type, suffix = plan_export_lines(plan, "cabling", catalog)
+    assert (content_type, suffix) == ("text/csv; charset=utf-8", "cabling.csv")
+    assert next(lines) == ",".join(CABLING_COLUMNS) + "\n"
+    rows = list(csv.DictReader(io.StringIO("".join([",".join(CABLING_COLUMNS) + "\n", *lines]))))
+    links = plan.fabrics["compute"].links
+    assert len(rows) == sum(link.count for link in links) == 2048
+    assert rows[0]["from_device"] == "r001-node-01" and rows[0]["from_port"] == "compute-p1"
+    assert {row["segment"] for row in rows} == {"node-leaf", "leaf-spine"}
+    assert all(float(row["length_m"]) > 0 for row in rows)
+
+
+def test_cabling_is_streamed_not_made_from_the_plan_data(catalog):
+    plan = plan_scenario(H100_4SU_FABRIC, catalog)
+    with pytest.raises(ValueError):
+        plan_export(plan.to_dict(), "cabling")
+    with pytest.raises(ScenarioError):
+        plan_export_lines(plan, "pdf", catalog)

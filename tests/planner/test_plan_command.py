@@ -70,6 +70,21 @@ def test_csv_and_xlsx_formats(capsys, tmp_path):
     assert code == 0 and (tmp_path / "plan.xlsx").read_bytes()[:2] == b"PK"
 
 
+def test_cabling_format_writes_one_row_per_link(capsys, tmp_path):
+    import csv
+
+    scenario = ROOT / "examples" / "dgx-h100-4su.yaml"
+    code, out, err = run_plan(capsys, scenario, "--format", "cabling")
+    assert (code, err) == (0, "")
+    rows = list(csv.DictReader(out.splitlines()))
+    assert len(rows) == 2048  # 1,024 node-leaf and 1,024 leaf-spine links
+    assert rows[0]["from_device"] == "r001-node-01"
+    code, out, _ = run_plan(capsys, scenario, "--format", "cabling", "--output", tmp_path / "cabling.csv")
+    assert (code, out) == (0, "")
+    with (tmp_path / "cabling.csv").open(newline="") as handle:
+        assert list(csv.DictReader(handle)) == rows
+
+
 def test_a_missing_file_exits_2(capsys, tmp_path):
     code, _, err = run_plan(capsys, tmp_path / "nope.yaml")
     assert code == 2 and err.strip() == f"{tmp_path / 'nope.yaml'}: cannot be read: No such file or directory"

@@ -1,6 +1,7 @@
 """The workspace pages: every page renders, privacy, the editor's wiring to the validator."""
 
 import json
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,9 @@ def test_another_users_scenario_is_a_404_on_every_page(other_client, scenario):
     for url in page_urls(scenario.pk):
         assert other_client.get(url).status_code == 404, url
     for name in ("scenario-clone", "scenario-delete", "scenario-rename", "scenario-edit"):
-        assert other_client.post(reverse(f"workspace:{name}", args=[scenario.pk])).status_code == 404
+        assert (
+            other_client.post(reverse(f"workspace:{name}", args=[scenario.pk])).status_code == 404
+        )
     restore = reverse("workspace:scenario-restore", args=[scenario.pk, 1])
     assert other_client.post(restore).status_code == 404
     assert Scenario.objects.filter(pk=scenario.pk).exists()
@@ -95,7 +98,9 @@ def test_workspace_pages_require_sign_in(client, scenario):
 def test_sign_in_page_signs_in(client, ada):
     assert client.get(reverse("login")).status_code == 200
     response = client.post(reverse("login"), {"username": "ada", "password": "analytical-engine"})
-    assert response.status_code == 302 and response["Location"] == reverse("workspace:scenario-list")
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "workspace:scenario-list"
+    )
 
 
 def test_the_editor_is_built_from_the_spec_with_units_help_and_catalog_figures(ada_client):
@@ -110,9 +115,18 @@ def test_the_editor_is_built_from_the_spec_with_units_help_and_catalog_figures(a
 
 
 def test_creating_through_the_form_converts_text_to_typed_values(ada_client):
-    data = editor_post({}, **{"name": "Form made", "compute.system": "dgx-h100", "compute.gpus": "256",
-                              "racks.power_budget_kw": "41.5", "racks.cooling": "air",
-                              "prices.key": ["dgx-h100", ""], "prices.value": ["250000", ""]})
+    data = editor_post(
+        {},
+        **{
+            "name": "Form made",
+            "compute.system": "dgx-h100",
+            "compute.gpus": "256",
+            "racks.power_budget_kw": "41.5",
+            "racks.cooling": "air",
+            "prices.key": ["dgx-h100", ""],
+            "prices.value": ["250000", ""],
+        },
+    )
     response = ada_client.post(reverse("workspace:scenario-new"), data)
     assert response.status_code == 302
     scenario = Scenario.objects.get(name="Form made")
@@ -120,12 +134,21 @@ def test_creating_through_the_form_converts_text_to_typed_values(ada_client):
     assert document["compute"] == {"system": "dgx-h100", "gpus": 256}
     assert document["racks"]["power_budget_kw"] == 41.5
     assert document["prices"] == {"dgx-h100": 250000}
-    assert "cooling" not in document["racks"]  # the default, not written when the document lacked it
+    assert (
+        "cooling" not in document["racks"]
+    )  # the default, not written when the document lacked it
 
 
 def test_the_form_maps_errors_to_their_fields(ada_client):
-    data = editor_post(SMALL, **{"name": "Bad", "compute.system": "dgx-h100", "compute.gpus": "lots",
-                                 "racks.usable_u": "-3"})
+    data = editor_post(
+        SMALL,
+        **{
+            "name": "Bad",
+            "compute.system": "dgx-h100",
+            "compute.gpus": "lots",
+            "racks.usable_u": "-3",
+        },
+    )
     response = ada_client.post(reverse("workspace:scenario-new"), data)
     assert response.status_code == 400
     editor = response.context["editor"]
@@ -133,7 +156,10 @@ def test_the_form_maps_errors_to_their_fields(ada_client):
     assert by_path["compute.gpus"] == ["must be a positive whole number"]
     assert by_path["racks.usable_u"] == ["must be a positive whole number"]
     html = response.content.decode()
-    assert 'id="err-compute-gpus" class="field-errors" role="alert"><p>must be a positive whole number</p>' in html
+    assert (
+        'id="err-compute-gpus" class="field-errors" role="alert"><p>must be a positive whole number</p>'
+        in html
+    )
     assert 'value="lots"' in html
 
 
@@ -151,12 +177,22 @@ def test_preview_returns_key_figures_and_clears_old_errors_out_of_band(ada_clien
     assert response.status_code == 200
     html = response.content.decode()
     assert 'data-key="gpus"' in html and "1,024" in html
-    assert '<div id="err-compute-gpus" class="field-errors" role="alert" hx-swap-oob="true"></div>' in html
+    assert (
+        '<div id="err-compute-gpus" class="field-errors" role="alert" hx-swap-oob="true"></div>'
+        in html
+    )
 
 
 def test_preview_of_an_infeasible_design_marks_the_limiting_field(ada_client):
-    data = editor_post(SMALL, **{"name": "x", "compute.system": "dgx-h100", "compute.gpus": "8",
-                                 "racks.power_budget_kw": "5"})
+    data = editor_post(
+        SMALL,
+        **{
+            "name": "x",
+            "compute.system": "dgx-h100",
+            "compute.gpus": "8",
+            "racks.power_budget_kw": "5",
+        },
+    )
     response = ada_client.post(reverse("workspace:scenario-preview"), data)
     errors = {field.path: field.errors for field in response.context["editor"].all_fields()}
     assert "rack budget" in errors["racks.power_budget_kw"][0]
@@ -164,11 +200,20 @@ def test_preview_of_an_infeasible_design_marks_the_limiting_field(ada_client):
 
 
 def test_keys_the_form_does_not_show_are_kept(ada_client, scenario, ada):
-    component = {"slug": "host-1g", "name": "1 GbE host", "gpus": 1, "power_kw": 0.3, "rack_units": 1,
-                 "weight_kg": 15, "price_usd": 4000}
+    component = {
+        "slug": "host-1g",
+        "name": "1 GbE host",
+        "gpus": 1,
+        "power_kw": 0.3,
+        "rack_units": 1,
+        "weight_kg": 15,
+        "price_usd": 4000,
+    }
     document = {**SMALL, "components": {"systems": [component]}}
     scenario_update(scenario=scenario, document=document, base_revision=1, author=ada)
-    data = editor_post(document, **{"name": "Small H100", "compute.system": "host-1g", "compute.gpus": "16"})
+    data = editor_post(
+        document, **{"name": "Small H100", "compute.system": "host-1g", "compute.gpus": "16"}
+    )
     data["base_revision"] = "2"
     response = ada_client.post(reverse("workspace:scenario-edit", args=[scenario.pk]), data)
     assert response.status_code == 302
@@ -179,9 +224,17 @@ def test_keys_the_form_does_not_show_are_kept(ada_client, scenario, ada):
 
 
 def test_an_optional_fabric_is_included_by_its_checkbox(ada_client, scenario):
-    data = editor_post(SMALL, **{"name": "x", "compute.system": "dgx-h100", "compute.gpus": "64",
-                                 "include:fabrics.compute": "on", "fabrics.compute.switch": "qm9700",
-                                 "fabrics.compute.tiers": "2"})
+    data = editor_post(
+        SMALL,
+        **{
+            "name": "x",
+            "compute.system": "dgx-h100",
+            "compute.gpus": "64",
+            "include:fabrics.compute": "on",
+            "fabrics.compute.switch": "qm9700",
+            "fabrics.compute.tiers": "2",
+        },
+    )
     data["base_revision"] = str(scenario.revision)
     ada_client.post(reverse("workspace:scenario-edit", args=[scenario.pk]), data)
     scenario.refresh_from_db()
@@ -196,9 +249,15 @@ def test_an_optional_fabric_is_included_by_its_checkbox(ada_client, scenario):
 
 
 def test_a_conflicting_save_is_refused_and_keeps_the_input(ada_client, scenario, ada):
-    scenario_update(scenario=scenario, document={**SMALL, "name": "Saved meanwhile"}, base_revision=1,
-                    author=ada)
-    data = editor_post(SMALL, **{"name": "My edit", "compute.system": "dgx-h100", "compute.gpus": "128"})
+    scenario_update(
+        scenario=scenario,
+        document={**SMALL, "name": "Saved meanwhile"},
+        base_revision=1,
+        author=ada,
+    )
+    data = editor_post(
+        SMALL, **{"name": "My edit", "compute.system": "dgx-h100", "compute.gpus": "128"}
+    )
     response = ada_client.post(reverse("workspace:scenario-edit", args=[scenario.pk]), data)
     assert response.status_code == 409
     html = response.content.decode()
@@ -211,22 +270,28 @@ def test_a_conflicting_save_is_refused_and_keeps_the_input(ada_client, scenario,
 
 def test_yaml_editor_saves_the_whole_document(ada_client, scenario):
     text = yaml.safe_dump({**SMALL, "name": "From YAML"})
-    response = ada_client.post(reverse("workspace:scenario-edit", args=[scenario.pk]),
-                               {"source": "yaml", "document_yaml": text, "base_revision": "1"})
+    response = ada_client.post(
+        reverse("workspace:scenario-edit", args=[scenario.pk]),
+        {"source": "yaml", "document_yaml": text, "base_revision": "1"},
+    )
     assert response.status_code == 302
     scenario.refresh_from_db()
     assert scenario.name == "From YAML" and scenario.revision == 2
 
 
 def test_yaml_editor_reports_a_syntax_error(ada_client, scenario):
-    response = ada_client.post(reverse("workspace:scenario-edit", args=[scenario.pk]),
-                               {"source": "yaml", "document_yaml": "name: [oops", "base_revision": "1"})
+    response = ada_client.post(
+        reverse("workspace:scenario-edit", args=[scenario.pk]),
+        {"source": "yaml", "document_yaml": "name: [oops", "base_revision": "1"},
+    )
     assert response.status_code == 400
     assert "is not valid YAML" in response.content.decode()
 
 
 def test_import_and_export_round_trip(ada_client):
-    upload = SimpleUploadedFile("example.yaml", yaml.safe_dump(EXAMPLE).encode(), "application/yaml")
+    upload = SimpleUploadedFile(
+        "example.yaml", yaml.safe_dump(EXAMPLE).encode(), "application/yaml"
+    )
     response = ada_client.post(reverse("workspace:scenario-import"), {"file": upload})
     assert response.status_code == 302
     scenario = Scenario.objects.get(name=EXAMPLE["name"])
@@ -240,7 +305,9 @@ def test_import_and_export_round_trip(ada_client):
 
 
 def test_import_of_a_bad_document_names_the_field(ada_client):
-    upload = SimpleUploadedFile("bad.json", b'{"name": "x", "compute": {"system": "dgx-h100", "gpus": 0}}')
+    upload = SimpleUploadedFile(
+        "bad.json", b'{"name": "x", "compute": {"system": "dgx-h100", "gpus": 0}}'
+    )
     response = ada_client.post(reverse("workspace:scenario-import"), {"file": upload})
     assert response.status_code == 400
     assert "compute.gpus: must be a positive whole number" in response.content.decode()
@@ -250,8 +317,10 @@ def test_clone_rename_and_delete(ada_client, scenario):
     ada_client.post(reverse("workspace:scenario-clone", args=[scenario.pk]))
     copy = Scenario.objects.get(name="Small H100 (copy)")
     assert copy.document["compute"] == SMALL["compute"]
-    response = ada_client.post(reverse("workspace:scenario-rename", args=[copy.pk]),
-                               {"name": "Renamed", "base_revision": "1"})
+    response = ada_client.post(
+        reverse("workspace:scenario-rename", args=[copy.pk]),
+        {"name": "Renamed", "base_revision": "1"},
+    )
     assert response.status_code == 302
     copy.refresh_from_db()
     assert copy.name == "Renamed" and copy.document["name"] == "Renamed" and copy.revision == 2
@@ -270,21 +339,32 @@ def test_list_searches_and_sorts(ada_client, ada):
 
 
 def test_history_shows_the_changes_between_two_revisions(ada_client, scenario, ada):
-    changed = {"name": "Small H100", "compute": {"system": "dgx-h100", "gpus": 128},
-               "racks": {"power_budget_kw": 45}}
+    changed = {
+        "name": "Small H100",
+        "compute": {"system": "dgx-h100", "gpus": 128},
+        "racks": {"power_budget_kw": 45},
+    }
     scenario_update(scenario=scenario, document=changed, base_revision=1, author=ada)
-    response = ada_client.get(reverse("workspace:scenario-history", args=[scenario.pk]) + "?a=1&b=2")
+    response = ada_client.get(
+        reverse("workspace:scenario-history", args=[scenario.pk]) + "?a=1&b=2"
+    )
     changes = {change.path: change for change in response.context["changes"]}
     assert changes["compute.gpus"].kind == "changed"
     assert (changes["compute.gpus"].old, changes["compute.gpus"].new) == (64, 128)
     assert changes["racks.power_budget_kw"].kind == "added"
     back = ada_client.get(reverse("workspace:scenario-history", args=[scenario.pk]) + "?a=2&b=1")
-    assert {change.path: change.kind for change in back.context["changes"]}["racks.power_budget_kw"] == "removed"
+    assert {change.path: change.kind for change in back.context["changes"]}[
+        "racks.power_budget_kw"
+    ] == "removed"
 
 
 def test_restore_saves_an_old_revision_as_the_newest(ada_client, scenario, ada):
-    scenario_update(scenario=scenario, document={**SMALL, "name": "Second"}, base_revision=1, author=ada)
-    ada_client.post(reverse("workspace:scenario-restore", args=[scenario.pk, 1]), {"base_revision": "2"})
+    scenario_update(
+        scenario=scenario, document={**SMALL, "name": "Second"}, base_revision=1, author=ada
+    )
+    ada_client.post(
+        reverse("workspace:scenario-restore", args=[scenario.pk, 1]), {"base_revision": "2"}
+    )
     scenario.refresh_from_db()
     assert scenario.revision == 3 and scenario.name == "Small H100"
 
@@ -299,6 +379,7 @@ def test_dashboard_shows_key_figures_sections_and_figures(ada_client, ada):
     assert "chart-racks-elevation" in response.context["charts"]
     assert 'id="plan-charts"' in html and "vendor/plotly/plotly.min.js" in html
     assert reverse("workspace:scenario-plan-json", args=[scenario.pk]) in html
+    assert f"/api/v1/scenarios/{scenario.pk}/export.csv" in html  # the API's BOM export
 
 
 def test_dashboard_of_an_infeasible_scenario_says_why(ada_client, ada):
@@ -318,7 +399,10 @@ def test_plan_export_is_the_plan_as_json(ada_client, scenario):
 
 
 def test_compare_highlights_differences_to_the_first(ada_client, ada, scenario):
-    bigger = scenario_create(owner=ada, document={**SMALL, "name": "Bigger", "compute": {"system": "dgx-h100", "gpus": 128}})
+    bigger = scenario_create(
+        owner=ada,
+        document={**SMALL, "name": "Bigger", "compute": {"system": "dgx-h100", "gpus": 128}},
+    )
     url = reverse("workspace:scenario-compare") + f"?ids={scenario.pk}&ids={bigger.pk}"
     response = ada_client.get(url)
     rows = {label: cells for label, unit, cells in response.context["rows"]}
@@ -330,12 +414,75 @@ def test_compare_highlights_differences_to_the_first(ada_client, ada, scenario):
 
 
 def test_compare_of_more_than_six_shows_the_first_six(ada_client, ada):
-    ids = [scenario_create(owner=ada, document={**SMALL, "name": f"S{index}"}).pk for index in range(7)]
-    response = ada_client.get(reverse("workspace:scenario-compare") + "?" + "&".join(f"ids={pk}" for pk in ids))
+    ids = [
+        scenario_create(owner=ada, document={**SMALL, "name": f"S{index}"}).pk for index in range(7)
+    ]
+    response = ada_client.get(
+        reverse("workspace:scenario-compare") + "?" + "&".join(f"ids={pk}" for pk in ids)
+    )
     assert response.context["too_many"] and len(response.context["chosen"]) == 6
 
 
 def test_compare_with_another_users_scenario_is_a_404(other_client, scenario, db):
-    mine = scenario_create(owner=get_user_model().objects.get(username="grace"), document=dict(SMALL))
+    mine = scenario_create(
+        owner=get_user_model().objects.get(username="grace"), document=dict(SMALL)
+    )
     url = reverse("workspace:scenario-compare") + f"?ids={mine.pk}&ids={scenario.pk}"
     assert other_client.get(url).status_code == 404
+
+
+def test_list_sorts_by_the_last_saved_revision(ada_client, ada):
+    first = scenario_create(owner=ada, document={**SMALL, "name": "First"})
+    scenario_create(owner=ada, document={**SMALL, "name": "Second"})
+    scenario_update(
+        scenario=first, document={**SMALL, "name": "First"}, base_revision=1, author=ada
+    )
+    response = ada_client.get(reverse("workspace:scenario-list") + "?sort=-updated")
+    assert [scenario.name for scenario in response.context["scenarios"]] == ["First", "Second"]
+
+
+class _Controls(HTMLParser):
+    """The form controls of a page and the ids its labels name."""
+
+    def __init__(self):
+        super().__init__()
+        self.controls, self.labelled, self.wrapped, self.depth = [], set(), set(), 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "label":
+            self.depth += 1
+            if attrs.get("for"):
+                self.labelled.add(attrs["for"])
+        elif tag in ("input", "select", "textarea") and attrs.get("type") not in (
+            "hidden",
+            "submit",
+        ):
+            self.controls.append(attrs.get("id") or attrs.get("name"))
+            if self.depth:
+                self.wrapped.add(attrs.get("id") or attrs.get("name"))
+
+    def handle_endtag(self, tag):
+        if tag == "label":
+            self.depth -= 1
+
+
+def test_every_control_of_every_page_has_a_label(ada_client, scenario):
+    other = scenario_create(owner=scenario.owner, document={**SMALL, "name": "Other"})
+    compare = reverse("workspace:scenario-compare") + f"?ids={scenario.pk}&ids={other.pk}"
+    for url in [
+        reverse("workspace:scenario-new"),
+        reverse("workspace:scenario-edit", args=[scenario.pk]),
+        reverse("workspace:scenario-list"),
+        reverse("workspace:scenario-history", args=[scenario.pk]),
+        reverse("workspace:scenario-rename", args=[scenario.pk]),
+        compare,
+    ]:
+        parser = _Controls()
+        parser.feed(ada_client.get(url).content.decode())
+        unlabelled = [
+            control
+            for control in parser.controls
+            if control not in parser.labelled and control not in parser.wrapped
+        ]
+        assert parser.controls and not unlabelled, (url, unlabelled)

@@ -1,9 +1,10 @@
+import os
 import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from planner.exports import EXPORTS, plan_export
+from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
 from planner.services import plan_document
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from planner.solver.errors import ScenarioError
@@ -14,13 +15,14 @@ EXIT_BAD_SCENARIO = 2
 class Command(BaseCommand):
     help = (
         "Plan a scenario document (JSON or YAML). Prints the plan (json), the bill of materials "
-        "(csv) or writes a workbook (xlsx, with --output); or prints one line per bad field on "
-        "stderr and exits with status 2."
+        "(csv), the point-to-point cabling plan (cabling, CSV written line by line) or writes a "
+        "workbook (xlsx, with --output); or prints one line per bad field on stderr and exits "
+        "with status 2."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("scenario_file", help="Scenario document, JSON or YAML ('-' for stdin).")
-        parser.add_argument("--format", choices=list(EXPORTS), default="json", help="Output format.")
+        parser.add_argument("--format", choices=list(EXPORT_FORMATS), default="json", help="Output format.")
         parser.add_argument("--output", help="Write to this file instead of standard output.")
 
     def handle(self, *args, scenario_file, output, format, **options):
@@ -28,6 +30,13 @@ class Command(BaseCommand):
             if format == "xlsx" and not output:
                 raise ScenarioError.at("--output", "an xlsx workbook is binary: name the file to write")
             plan = plan_document(parse_document(*_read(scenario_file)))
+            if format in STREAMED_EXPORTS:
+                lines, _, _ = plan_export_lines(plan, format)
+                if output:
+                    _write_lines(output, lines)
+                else:
+                    self._stream(lines)
+                return
             content, _, _ = plan_export(plan.to_dict(), format)
             if output:
                 _write(output, content)
@@ -37,6 +46,15 @@ class Command(BaseCommand):
             for problem in error.errors:
                 self.stderr.write(str(problem))
             sys.exit(EXIT_BAD_SCENARIO)
+
+    def _stream(self, lines) -> None:
+        try:
+            for line in lines:
+                self.stdout.write(line, ending="")
+            self.stdout.flush()
+        except BrokenPipeError:
+            # The reader (`head`) has stopped: say no more, and keep the exit quiet.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _read(scenario_file: str) -> tuple[bytes, str]:
@@ -51,6 +69,15 @@ def _read(scenario_file: str) -> tuple[bytes, str]:
         raise ScenarioError.at(scenario_file, f"cannot be read: {error.strerror}") from None
     syntax = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}.get(path.suffix.lower(), "auto")
     return text, syntax
+
+
+def _write_lines(output: str, lines) -> None:
+    """Write the lines one at a time, as they are made."""
+    try:
+        with Path(output).open("w", encoding="utf-8", newline="") as handle:
+            handle.writelines(lines)
+    except OSError as error:
+        raise ScenarioError.at(output, f"cannot be written: {error.strerror}") from None
 
 
 def _write(output: str, content: bytes) -> None:

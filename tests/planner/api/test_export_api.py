@@ -37,7 +37,33 @@ def test_posted_document_exports(api):
 def test_unknown_format_is_400_naming_format(user_api):
     response = user_api.post("/api/v1/plan/export.pdf", DOCUMENT, format="json")
     assert response.status_code == 400
-    assert response.json() == {"errors": {"format": ["must be one of: json, csv, xlsx"]}}
+    assert response.json() == {"errors": {"format": ["must be one of: json, csv, xlsx, cabling"]}}
+
+
+CABLED = {**DOCUMENT, "fabrics": {"compute": {"switch": "qm9700"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}}}
+
+
+def test_cabling_plan_is_streamed_for_a_saved_scenario(user_api):
+    from django.http import StreamingHttpResponse
+
+    scenario_id = user_api.post("/api/v1/scenarios/", {"document": CABLED}, format="json").json()["id"]
+    response = user_api.get(f"/api/v1/scenarios/{scenario_id}/export.cabling")
+    assert response.status_code == 200
+    assert isinstance(response, StreamingHttpResponse)
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"] == 'attachment; filename="b200-pod.cabling.csv"'
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    plan = user_api.get(f"/api/v1/scenarios/{scenario_id}/plan/").json()
+    links = [link for fabric in plan["fabrics"].values() for link in fabric["links"]]
+    assert len(rows) == sum(link["count"] for link in links)
+    assert rows[0]["from_device"] == "r001-node-01"
+
+
+def test_cabling_plan_of_a_posted_document(api):
+    response = api.post("/api/v1/plan/export.cabling", CABLED, format="json")
+    assert response.status_code == 200 and response.streaming
+    first = next(iter(response.streaming_content)).decode()
+    assert first.startswith("link,from_rack,from_u,from_device,from_port,to_rack")
 
 
 def test_bad_document_in_an_export_is_400(api):

@@ -1,0 +1,192 @@
+"""Where the devices of a cabling plan stand: racks in floor order, and the n-th unit of a
+model in the racks that hold it (see `fabric.solver.cabling` for the rules).
+
+Everything is kept per group of identical racks and per run of racks along a row, never per
+rack or per device, so the index costs no more for 10,000 racks than for 10.
+"""
+
+from bisect import bisect_right
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from power.solver.cabling_distance import RackPosition
+
+DEFAULT_RACK_UNITS = 1
+"""For a device whose height is not given."""
+CACHE_SIZE = 128
+"""Entries of each per-plan cache (rack positions, switch places, lengths): bounded whatever the
+plan's size, and more than the devices one stretch of rows touches (the rails of a unit, the
+spines of a pod)."""
+
+
+@dataclass(frozen=True)
+class DevicePlace:
+    """Where one device stands, and its name."""
+
+    rack: int
+    """Floor number of the rack, from 1; 0 when not known."""
+    label: str
+    """r012; empty when not known."""
+    u: int
+    """Lowest unit the device takes, from 1; 0 when not known."""
+    units: int
+    device: str
+
+
+class RackIndex:
+    """The racks of the plan in floor order, and where each model's n-th unit sits in them."""
+
+    def __init__(self, racks: Any, rack_units: Mapping[str, int]) -> None:
+        self.rack_units = rack_units
+        groups = tuple(getattr(racks, "per_rack", ()) or ())
+        floor = getattr(racks, "floor", None)
+        total = sum(group.count for group in groups)
+        self.digits = max(3, len(str(total)))
+        # (kind, first index of the kind) -> group runs
+        self.group_starts: dict[str, list[int]] = {}
+        self.group_runs: dict[str, list[Any]] = {}
+        # (kind, fabric, slug) -> runs of (first unit n, racks, per rack, first kind index, group)
+        self.slug_starts: dict[tuple[str, str, str], list[int]] = {}
+        self.slug_runs: dict[tuple[str, str, str], list[tuple[int, int, int, int, Any]]] = {}
+        kind_counts: dict[str, int] = {}
+        number_by_order = 1
+        self.order_starts: dict[str, list[int]] = {}
+        self.order_numbers: dict[str, list[int]] = {}
+        for group in groups:
+            first = kind_counts.get(group.kind, 0)
+            self.group_starts.setdefault(group.kind, []).append(first)
+            self.group_runs.setdefault(group.kind, []).append(group)
+            self.order_starts.setdefault(group.kind, []).append(first)
+            self.order_numbers.setdefault(group.kind, []).append(number_by_order)
+            number_by_order += group.count
+            kind_counts[group.kind] = first + group.count
+            fabric = group.fabric if group.kind == "network" else ""
+            for item in group.contents:
+                key = (group.kind, fabric, item.slug)
+                runs = self.slug_runs.setdefault(key, [])
+                starts = self.slug_starts.setdefault(key, [])
+                first_unit = runs[-1][0] + runs[-1][1] * runs[-1][2] if runs else 0
+                starts.append(first_unit)
+                runs.append((first_unit, group.count, item.count, first, group))
+        self.kind_counts = kind_counts
+        self.network_slots = network_slots(groups)
+        # Floor runs: kind -> starts (kind index) and (first number, row, slot, x of the first
+        # centre, width, y); number -> the same, for positions.
+        self.floor_starts: dict[str, list[int]] = {}
+        self.floor_runs: dict[str, list[tuple[int, int, int, float, float, float]]] = {}
+        self.number_starts: list[int] = []
+        self.number_runs: list[tuple[int, int, float, float, float]] = []
+        if floor is not None:
+            number, seen = 1, {}
+            for row in floor.rows:
+                x_m, slot = floor.end_aisle_m, 0
+                for segment in row.segments:
+                    width = floor.width_m_by_kind[segment.kind]
+                    run = (number, row.index, slot, x_m + width / 2, width, row.y_m)
+                    self.floor_starts.setdefault(segment.kind, []).append(seen.get(segment.kind, 0))
+                    self.floor_runs.setdefault(segment.kind, []).append(run)
+                    self.number_starts.append(number)
+                    self.number_runs.append(run[1:])
+                    seen[segment.kind] = seen.get(segment.kind, 0) + segment.count
+                    number += segment.count
+                    slot += segment.count
+                    x_m += width * segment.count
+        self.positions = floor is not None
+        self.position = lru_cache(maxsize=CACHE_SIZE)(self._position)
+
+    def label(self, number: int) -> str:
+        return f"r{number:0{self.digits}d}" if number else ""
+
+    def place(self, number: int, u: int, units: int, role: str, nn: int, fallback: int) -> "DevicePlace":
+        """A device in rack `number` (0: not known) at `u`, the nn-th of its role there; or
+        the fallback-th (from 0) of its role in the cluster when its rack is not known."""
+        if number:
+            label = self.label(number)
+            return DevicePlace(number, label, u, units, f"{label}-{role}-{nn:02d}")
+        return DevicePlace(0, "", 0, units, f"{role}-{fallback + 1}")
+
+    def number(self, kind: str, index: int) -> int:
+        """Floor number of the index-th rack of `kind` (0 when there is no such rack)."""
+        if index < 0 or index >= self.kind_counts.get(kind, 0):
+            return 0
+        if self.positions:
+            if kind == "network":
+                index = self.network_slots[index]
+            starts = self.floor_starts.get(kind)
+            if not starts:
+                return 0
+            at = bisect_right(starts, index) - 1
+            return self.floor_runs[kind][at][0] + index - starts[at]
+        starts = self.order_starts[kind]
+        at = bisect_right(starts, index) - 1
+        return self.order_numbers[kind][at] + index - starts[at]
+
+    def group(self, kind: str, index: int) -> Any:
+        starts = self.group_starts.get(kind)
+        if not starts:
+            return None
+        return self.group_runs[kind][bisect_right(starts, index) - 1]
+
+    def _position(self, number: int) -> RackPosition | None:
+        if not self.positions or number < 1:
+            return None
+        at = bisect_right(self.number_starts, number) - 1
+        row, slot, x_m, width, y_m = self.number_runs[at]
+        offset = number - self.number_starts[at]
+        return RackPosition(row, slot + offset, x_m + width * offset, y_m)
+
+    def locate(self, kind: str, fabric: str, slug: str, n: int) -> tuple[int, int, Any] | None:
+        """The rack (index among its kind) and the slot among the `slug` units in that rack of
+        the n-th unit of `slug`, and the rack's group; None when the racks hold fewer."""
+        key = (kind, fabric, slug)
+        starts = self.slug_starts.get(key)
+        if not starts or n < 0:
+            return None
+        at = bisect_right(starts, n) - 1
+        first_unit, racks, per_rack, first_rack, group = self.slug_runs[key][at]
+        offset = n - first_unit
+        if offset >= racks * per_rack:
+            return None
+        return first_rack + offset // per_rack, offset % per_rack, group
+
+    def units_of(self, slug: str) -> int:
+        return self.rack_units.get(slug, DEFAULT_RACK_UNITS)
+
+    def units_before(self, group: Any, slug: str, slot: int) -> tuple[int, int]:
+        """Rack units and devices above the slot-th `slug` unit of a rack of `group`, filled
+        from the top in the order of its contents."""
+        units = devices = 0
+        for item in group.contents:
+            if item.slug == slug:
+                break
+            units += item.count * self.units_of(item.slug)
+            devices += item.count
+        return units + slot * self.units_of(slug), devices + slot
+
+
+def network_slots(groups: tuple) -> list[int]:
+    """The floor's network rack (its index among them) of each network rack of the per-rack
+    groups: every fabric's racks spread over the floor in proportion, the j-th of a fabric's n
+    racks at (j + 1/2) / n of the way (ties in fabric order), so that each fabric's switches
+    stand along the systems they serve rather than at one end of the hall."""
+    racks = [group for group in groups if group.kind == "network"]
+    per_fabric: dict[str, int] = {}
+    for group in racks:
+        per_fabric[group.fabric] = per_fabric.get(group.fabric, 0) + group.count
+    fabric_rank = {fabric: rank for rank, fabric in enumerate(per_fabric)}
+    keys, seen = [], {}
+    for group in racks:
+        for _ in range(group.count):
+            j = seen.get(group.fabric, 0)
+            seen[group.fabric] = j + 1
+            keys.append(((j + 0.5) / per_fabric[group.fabric], fabric_rank[group.fabric]))
+    slots = [0] * len(keys)
+    for slot, index in enumerate(sorted(range(len(keys)), key=keys.__getitem__)):
+        slots[index] = slot
+    return slots
+
+
+def top_u(usable_u: int, units_above: int, units: int) -> int:
+    return max(usable_u - units_above - units + 1, 1)

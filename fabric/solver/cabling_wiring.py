@@ -1,0 +1,337 @@
+"""Which port of which switch each link of a fabric takes: arithmetic on the indices of the
+fabric engine's counts, one plane at a time (see `fabric.solver.cabling` for the rules).
+"""
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from fabric.solver.cabling_racks import CACHE_SIZE, DevicePlace, RackIndex, top_u
+from fabric.solver.endpoints import FABRIC_MANAGER
+from fabric.solver.results import FabricResult, LinkResult, TierResult
+
+SPLIT_WAYS = (1, 2, 4, 8)
+"""Ways a switch port may be split (the catalog's `split` options lie within these)."""
+
+
+def _port(index: int, split: int) -> str:
+    """Down or up link `index` (from 0) on native ports split `split` ways: p17 or p17/2."""
+    if split > 1:
+        return f"p{index // split + 1}/{index % split + 1}"
+    return f"p{index + 1}"
+
+
+def nic_port(fabric: str, port: int, plane: int, planes: int) -> str:
+    if planes > 1:
+        return f"{fabric}-p{port + 1}/{plane + 1}"
+    return f"{fabric}-p{port + 1}"
+
+
+@dataclass(frozen=True)
+class TierPorts:
+    """How one switch of a tier numbers its ports: down links, then up links."""
+
+    down_ports: int
+    split: int
+    down_links: int
+    up_links: int
+
+    def down(self, index: int) -> str:
+        return _port(index, self.split)
+
+    def up(self, index: int) -> str:
+        return f"p{self.down_ports + index + 1}"
+
+
+def tier_ports(tier: TierResult) -> TierPorts:
+    """A tier's down ports and split, from its counts: with uplinks, the native ports not facing
+    up face down (fixed uplink ports are counted in ports_per_switch too); at the top, the fewest
+    ways that fit the down links on the ports."""
+    down_links, up_links = tier.down_links_per_switch, tier.up_links_per_switch
+    if up_links:
+        down_ports = max(tier.ports_per_switch - up_links, 1)
+        return TierPorts(down_ports, max(down_links // down_ports, 1), down_links, up_links)
+    for ways in SPLIT_WAYS:
+        if down_links % ways == 0 and down_links // ways <= tier.ports_per_switch:
+            return TierPorts(down_links // ways, ways, down_links, 0)
+    return TierPorts(down_links, 1, down_links, 0)
+
+
+@dataclass(frozen=True)
+class WiredGroup:
+    """Devices of one endpoint group and their links (one LinkResult)."""
+
+    name: str
+    count: int
+    ports: int
+    first_link: int
+    """Number j of the group's first endpoint link in one plane."""
+    link: LinkResult
+
+
+class FabricWiring:
+    """One fabric's switches and links, per plane, as arithmetic on indices."""
+
+    def __init__(self, result: FabricResult, plan: Any, racks: RackIndex, storage_groups: dict) -> None:
+        self.result = result
+        self.name = result.name
+        self.planes = max(result.planes, 1)
+        self.racks = racks
+        self.tiers = {tier.role: tier for tier in result.tiers}
+        self.ports = {tier.role: tier_ports(tier) for tier in result.tiers}
+        self.per_plane = {tier.role: tier.switches // self.planes for tier in result.tiers}
+        self.edge_role = result.tiers[0].role
+        nodes = plan.compute.total_nodes
+        self.groups: list[WiredGroup] = []
+        first = 0
+        for link in result.links:
+            if not link.segment.startswith("node-"):
+                continue
+            per_plane = link.count // self.planes
+            if link.from_ == "node":
+                count = nodes
+                ports = per_plane // nodes if nodes else 0
+            elif link.from_ in storage_groups:
+                count, ports = storage_groups[link.from_]
+            elif link.from_ == FABRIC_MANAGER:
+                count, ports = 1, per_plane
+            else:
+                count, ports = per_plane, 1
+            if count * ports != per_plane:
+                count, ports = per_plane, 1
+            self.groups.append(WiredGroup(link.from_, count, ports, first, link))
+            first += per_plane
+        self.endpoint_links = first
+        if result.dragonfly is not None and "router" in self.tiers:
+            self.ports["router"] = self._router_ports(self.tiers["router"])
+        self.rails = max(self.groups[0].ports if self.groups else 1, 1)
+        self.nodes = nodes
+        self.nodes_per_rack = max(getattr(plan.racks, "nodes_per_rack", 1) or 1, 1)
+        self.compute_racks = getattr(plan.racks, "compute", 0)
+        self.nodes_in_last_rack = getattr(plan.racks, "nodes_in_last_rack", 0)
+        edge = self.tiers[self.edge_role]
+        self.down = max(edge.down_links_per_switch, 1)
+        self.single = result.tier_count == 1 and result.topology != "rail_only" and \
+            result.topology != "dragonfly"
+        self.top_of_rack = (
+            result.topology == "fat_tree" and result.leaf_placement == "top_of_rack"
+            and edge.placement.get("compute_rack", 0) > 0
+        )
+        if self.top_of_rack:
+            rails = self.rails
+            self.leaves_per_rack = math.ceil(self.nodes_per_rack * rails / self.down)
+            self.last_rack_leaves = math.ceil(self.nodes_in_last_rack * rails / self.down)
+            if self.single:
+                self.in_racks = 1
+            else:
+                self.in_racks = (self.compute_racks - 1) * self.leaves_per_rack + self.last_rack_leaves
+        else:
+            self.in_racks = 0
+        # Independent trees per plane: the rails of a rail-only fabric, else one.
+        self.trees = self.rails if result.topology == "rail_only" else 1
+        self._clos()
+        self._network_offsets()
+        self.switch_place = lru_cache(maxsize=CACHE_SIZE)(self._switch_place)
+
+    def _router_ports(self, tier: TierResult) -> TierPorts:
+        """A router's terminal ports: its terminal links split the fewest ways that give the
+        native ports the tier counts (ports used = terminal ports + 2 x (local + global) links)."""
+        shape = self.result.dragonfly
+        local = shape.groups * shape.routers_per_group * (shape.routers_per_group - 1) // 2
+        global_ = shape.groups * (shape.groups - 1) // 2 * shape.global_links_per_group_pair
+        terminal_ports = tier.ports_used // self.planes - 2 * (local + global_)
+        split = next(
+            (ways for ways in SPLIT_WAYS if math.ceil(self.endpoint_links / ways) == terminal_ports), 1
+        )
+        terminals = shape.terminals_per_router
+        return TierPorts(math.ceil(terminals / split), split, terminals, tier.up_links_per_switch)
+
+    # -- shape -----------------------------------------------------------------------------
+
+    def _clos(self) -> None:
+        """Pods, spines per pod, links per pair of a fat tree (of one rail for rail-only)."""
+        trees, result = self.trees, self.result
+        leaves = self.per_plane.get("leaf", 0) // trees
+        spines = self.per_plane.get("spine", 0) // trees
+        cores = self.per_plane.get("core", 0) // trees
+        pods = max(result.pods, 1)
+        self.leaves_per_tree, self.spines_per_tree, self.cores_per_tree = leaves, spines, cores
+        self.spines_per_pod = spines // pods if spines else 0
+        leaf = self.tiers.get("leaf")
+        self.leaf_uplinks = leaf.up_links_per_switch if leaf and spines else 0
+        self.leaf_spine_per_pair = (
+            self.leaf_uplinks // self.spines_per_pod if self.spines_per_pod else 0
+        )
+        self.leaves_per_pod = leaves
+        if cores:
+            spine = self.tiers["spine"]
+            unit = 1
+            rail_optimized = result.topology == "fat_tree" and not self.top_of_rack
+            if rail_optimized and self.rails > 1 and spine.down_links_per_switch >= self.rails:
+                unit = self.rails
+            units = math.ceil(leaves / unit)
+            self.leaves_per_pod = min(math.ceil(units / pods) * unit, leaves)
+            self.spine_uplinks = spine.up_links_per_switch
+            self.cores_per_group = cores // self.spines_per_pod
+            self.spine_core_per_pair = self.spine_uplinks // self.cores_per_group
+        self.pods = pods
+
+    def _network_offsets(self) -> None:
+        """Where each tier's network-rack switches start among their model's in this fabric."""
+        self.network_offset: dict[str, int] = {}
+        self.network_per_plane: dict[str, int] = {}
+        by_slug: dict[str, int] = {}
+        for tier in self.result.tiers:
+            self.network_offset[tier.role] = by_slug.get(tier.switch, 0)
+            count = tier.placement.get("network_rack", 0)
+            self.network_per_plane[tier.role] = count // self.planes
+            by_slug[tier.switch] = by_slug.get(tier.switch, 0) + count
+
+    # -- places ----------------------------------------------------------------------------
+
+    def tor_leaves_in_rack(self, rack: int) -> int:
+        """Top-of-rack leaves of one plane in compute rack `rack`."""
+        if not self.top_of_rack or rack < 0 or rack >= self.compute_racks:
+            return 0
+        if self.single:
+            return 1 if rack == 0 else 0
+        return self.last_rack_leaves if rack == self.compute_racks - 1 else self.leaves_per_rack
+
+    def _switch_place(self, role: str, plane: int, index: int) -> DevicePlace:
+        racks, tier = self.racks, self.tiers[role]
+        units = racks.units_of(tier.switch)
+        if role == self.edge_role and index < self.in_racks:
+            rack = min(index // max(self.leaves_per_rack, 1), max(self.compute_racks - 1, 0))
+            if self.single:
+                rack = 0
+            within = index - rack * self.leaves_per_rack
+            here = self.tor_leaves_in_rack(rack)
+            above_units, above_devices = self.shared.tor_above(self.name, rack)
+            stack = plane * here + within
+            number = racks.number("compute", rack)
+            group = racks.group("compute", rack)
+            usable_u = group.usable_u if group is not None else 0
+            u = top_u(usable_u, above_units + stack * units, units) if number and usable_u else 0
+            fallback = plane * self.per_plane[role] + index
+            return racks.place(number, u, units, role, above_devices + stack + 1, fallback)
+        if role == self.edge_role and self.in_racks:
+            net_index = index - self.in_racks
+        else:
+            net_index = index
+        n = self.network_offset[role] + plane * self.network_per_plane[role] + net_index
+        fallback = plane * self.per_plane[role] + index
+        found = racks.locate("network", self.name, tier.switch, n)
+        if found is None:
+            return racks.place(0, 0, units, role, 0, fallback)
+        rack, slot, group = found
+        number = racks.number("network", rack)
+        above_units, _ = racks.units_before(group, tier.switch, slot)
+        role_first = self.network_offset[role]
+        nn = n - max(n - slot, role_first) + 1
+        u = top_u(group.usable_u, above_units, units) if number else 0
+        return racks.place(number, u, units, role, nn, fallback)
+
+    # -- links -----------------------------------------------------------------------------
+
+    def edge(self, j: int) -> tuple[int, int]:
+        """Edge switch (index in its plane) and down link of endpoint link j."""
+        down, rails = self.down, self.rails
+        topology = self.result.topology
+        if topology == "dragonfly":
+            terminals = self.result.dragonfly.terminals_per_router
+            return j // terminals, j % terminals
+        if topology == "rail_only":
+            rail, position = j % rails, j // rails
+            if self.result.tier_count == 1:
+                return rail, position
+            return rail * self.leaves_per_tree + position // down, position % down
+        if self.single:
+            return 0, j
+        if self.top_of_rack:
+            node_links = self.nodes * rails
+            if j >= node_links:
+                other = j - node_links
+                return self.in_racks + other // down, other % down
+            node, port = divmod(j, rails)
+            rack, local = divmod(node, self.nodes_per_rack)
+            rack_link = local * rails + port
+            return rack * self.leaves_per_rack + rack_link // down, rack_link % down
+        position, rail = divmod(j, rails)
+        unit, slot = divmod(position, down)
+        return unit * rails + rail, slot
+
+    def tree_links(self) -> Iterator[tuple[int, int, int, int, int]]:
+        """Leaf-spine links of one plane: (leaf, leaf uplink, spine, spine down link, tree)."""
+        per_pair, uplinks = self.leaf_spine_per_pair, self.leaf_uplinks
+        if not per_pair:
+            return
+        for tree in range(self.trees):
+            for leaf in range(self.leaves_per_tree):
+                pod, in_pod = divmod(leaf, self.leaves_per_pod)
+                for uplink in range(uplinks):
+                    spine = pod * self.spines_per_pod + uplink // per_pair
+                    yield (tree * self.leaves_per_tree + leaf, uplink,
+                           tree * self.spines_per_tree + spine, in_pod * per_pair + uplink % per_pair, tree)
+
+    def core_links(self) -> Iterator[tuple[int, int, int, int]]:
+        """Spine-core links of one plane: (spine, spine uplink, core, core down link)."""
+        if not self.cores_per_tree:
+            return
+        per_pair = self.spine_core_per_pair
+        for tree in range(self.trees):
+            for spine in range(self.spines_per_tree):
+                pod, in_pod = divmod(spine, self.spines_per_pod)
+                for uplink in range(self.spine_uplinks):
+                    core = in_pod * self.cores_per_group + uplink // per_pair
+                    yield (tree * self.spines_per_tree + spine, uplink,
+                           tree * self.cores_per_tree + core, pod * per_pair + uplink % per_pair)
+
+    def router_ports(self) -> tuple[int, int, int]:
+        """Native ports of a router's terminals, and its first local and global port index."""
+        shape = self.result.dragonfly
+        terminal_ports = self.ports["router"].down_ports
+        return terminal_ports, terminal_ports, terminal_ports + shape.routers_per_group - 1
+
+    def local_links(self) -> Iterator[tuple[int, int, int, int]]:
+        """(router, its local port, router, its local port) of one plane."""
+        shape = self.result.dragonfly
+        a = shape.routers_per_group
+        for group in range(shape.groups):
+            base = group * a
+            for x in range(a):
+                for y in range(x + 1, a):
+                    yield base + x, y - 1, base + y, x
+
+    def global_links(self) -> Iterator[tuple[int, int, int, int]]:
+        """(router, its global port, router, its global port) of one plane."""
+        shape = self.result.dragonfly
+        a, h, groups = shape.routers_per_group, shape.global_links_per_router, shape.groups
+        per_pair = shape.global_links_per_group_pair
+        peers = groups - 1
+        for first in range(groups):
+            for second in range(first + 1, groups):
+                for k in range(per_pair):
+                    port_a = k * peers + (second - 1)
+                    port_b = k * peers + first
+                    yield (first * a + port_a // h, port_a % h, second * a + port_b // h, port_b % h)
+
+
+class SharedRacks:
+    """What the fabrics need of each other: top-of-rack leaves stacked in one compute rack."""
+
+    def __init__(self, fabrics: list[FabricWiring], racks: RackIndex) -> None:
+        self.fabrics = fabrics
+        self.racks = racks
+
+    def tor_above(self, name: str, rack: int) -> tuple[int, int]:
+        """Units and leaves of earlier fabrics' top-of-rack leaves in compute rack `rack`."""
+        units = devices = 0
+        for fabric in self.fabrics:
+            if fabric.name == name:
+                break
+            here = fabric.tor_leaves_in_rack(rack) * fabric.planes
+            devices += here
+            units += here * self.racks.units_of(fabric.tiers[fabric.edge_role].switch)
+        return units, devices

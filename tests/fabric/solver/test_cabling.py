@@ -1,0 +1,343 @@
+"""The cabling plan: one row per link the fabric engine counts, no port used twice, names that
+follow the scheme, and rows made one at a time."""
+
+import re
+import tracemalloc
+import types
+from collections import Counter, defaultdict
+from dataclasses import replace
+
+import pytest
+
+from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from planner.solver.pipeline import plan_scenario
+
+RACK = r"r\d{3,}"
+DEVICE = re.compile(rf"({RACK})-([a-z]+(?:-[a-z]+)*)-(\d{{2,}})")
+SWITCH_PORT = re.compile(r"p(\d+)(?:/(\d+))?")
+NIC_PORT = re.compile(r"(compute|storage|inband|oob)-p(\d+)(?:/(\d+))?")
+SWITCH_ROLES = {"leaf", "spine", "core", "rail", "router"}
+OTHER_FABRICS = {
+    "storage": {"switch": "qm9700", "fabric_manager_ports": 2},
+    "inband": {"switch": "sn5600"},
+    "oob": {"switch": "sn2201", "spine_switch": "sn5600"},
+}
+
+
+def nvidia_ra_h100_4su_document(nodes: int = 127, fabric_manager_ports: int = 4) -> dict:
+    """DGX SuperPOD H100, 4 SU (RA-11333-001): 127 DGX and the UFM appliance's 4 leaf links
+    (128 DGX without the appliance fill the 4 units exactly)."""
+    compute = {"switch": "qm9700", "tiers": 2, "fabric_manager_ports": fabric_manager_ports}
+    return {
+        "name": "DGX H100 4 SU",
+        "compute": {"system": "dgx-h100", "nodes": nodes},
+        "racks": {"power_budget_kw": 41, "cooling": "air"},
+        "fabrics": {"compute": compute},
+    }
+
+
+CASES = {
+    "top_of_rack": {
+        "name": "top of rack", "compute": {"system": "dgx-h100", "nodes": 62},
+        "fabrics": {
+            "compute": {"switch": "qm9700", "leaf_placement": "top_of_rack", "fabric_manager_ports": 4},
+            "oob": {"switch": "sn2201", "spine_switch": "sn5600", "leaf_placement": "top_of_rack"},
+        },
+    },
+    "two_planes": {
+        "name": "two planes", "compute": {"system": "dgx-b300", "nodes": 64},
+        "racks": {"power_budget_kw": 130, "cooling": "direct_liquid"},
+        "fabrics": {"compute": {"switch": "qm9700", "planes": 2, "fabric_manager_ports": 4}, **OTHER_FABRICS},
+    },
+    "three_tiers": {
+        "name": "three tiers", "compute": {"system": "dgx-h100", "nodes": 300},
+        "fabrics": {"compute": {"switch": "qm8700", "planes": 2, "tiers": 3}, **OTHER_FABRICS},
+    },
+    "three_tiers_top_of_rack": {
+        "name": "three tiers, top of rack", "compute": {"system": "dgx-h100", "nodes": 150},
+        "fabrics": {"compute": {"switch": "qm8700", "planes": 2, "tiers": 3, "leaf_placement": "top_of_rack"}},
+    },
+    "rail_only": {
+        "name": "rail only", "compute": {"system": "dgx-h100", "nodes": 50},
+        "fabrics": {"compute": {"switch": "qm9700", "topology": "rail_only", "fabric_manager_ports": 4}},
+    },
+    "rail_only_two_tiers": {
+        "name": "rail only, two tiers", "compute": {"system": "dgx-h100", "nodes": 200},
+        "fabrics": {"compute": {"switch": "qm8700", "planes": 2, "topology": "rail_only"}},
+    },
+    "dragonfly": {
+        "name": "dragonfly", "compute": {"system": "dgx-h100", "nodes": 150},
+        "fabrics": {"compute": {"switch": "qm9700", "topology": "dragonfly", "fabric_manager_ports": 4}},
+    },
+    "dragonfly_split_ports": {
+        "name": "dragonfly, 800G ports split", "compute": {"system": "dgx-h100", "nodes": 40},
+        "fabrics": {"compute": {"switch": "sn5600", "topology": "dragonfly"}},
+    },
+    "one_switch_and_storage": {
+        "name": "one switch, storage systems", "compute": {"system": "dgx-h100", "nodes": 4},
+        "storage": {"read_gbytes_per_s": 100,
+                    "tiers": [{"system": "ddn-ai400x2-turbo", "serves": ["training_reads"]}]},
+        "fabrics": {"compute": {"switch": "qm9700", "fabric_manager_ports": 4}, **OTHER_FABRICS},
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def rack_units(catalog):
+    return {slug: switch.rack_units for slug, switch in catalog.switches.items()}
+
+
+def plan_and_rows(document, catalog, rack_units):
+    plan = plan_scenario(document, catalog)
+    return plan, list(cabling_rows(plan, rack_units=rack_units, cables=catalog.cables))
+
+
+def as_records(rows):
+    return [dict(zip(CABLING_COLUMNS, row)) for row in rows]
+
+
+def engine_counts(plan) -> Counter:
+    counts = Counter()
+    for fabric in plan.fabrics.values():
+        for link in fabric.links:
+            counts[(fabric.name, link.segment)] += link.count
+    return counts
+
+
+def check_rows(plan, rows):
+    """The properties every cabling plan has; returns the rows as records."""
+    records = as_records(rows)
+    assert Counter((row["fabric"], row["segment"]) for row in records) == engine_counts(plan)
+    assert len(records) == sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
+    assert [row["link"] for row in records] == list(range(1, len(records) + 1))
+    ends = Counter()
+    for row in records:
+        ends[(row["from_device"], row["from_port"])] += 1
+        ends[(row["to_device"], row["to_port"])] += 1
+    assert [end for end, uses in ends.items() if uses > 1] == []
+    tiers = {(fabric.name, tier.role): tier for fabric in plan.fabrics.values() for tier in fabric.tiers}
+    for row in records:
+        for end in ("from", "to"):
+            device, port = row[f"{end}_device"], row[f"{end}_port"]
+            match = DEVICE.fullmatch(device)
+            assert match, device
+            assert match.group(1) == row[f"{end}_rack"]
+            assert 1 <= int(match.group(1)[1:]) <= plan.racks.total
+            assert 1 <= row[f"{end}_u"] <= 60
+            role = match.group(2)
+            if port == "mgmt":
+                assert role in SWITCH_ROLES and row["fabric"] == "oob"
+            elif role in SWITCH_ROLES:
+                number = SWITCH_PORT.fullmatch(port)
+                assert number, port
+                assert int(number.group(1)) <= tiers[(row["fabric"], role)].ports_per_switch
+            else:
+                assert NIC_PORT.fullmatch(port).group(1) == row["fabric"]
+        assert 0 < row["length_m"] < 1000
+        assert 1 <= row["plane"] <= plan.fabrics[row["fabric"]].planes
+    return records
+
+
+def test_dgx_h100_4su_has_the_reference_architecture_cables(catalog, rack_units, nvidia_ra_h100_table4):
+    _, nodes, _, leaves, spines, node_leaf, leaf_spine = nvidia_ra_h100_table4[3]
+    plan, rows = plan_and_rows(nvidia_ra_h100_4su_document(nodes), catalog, rack_units)
+    records = check_rows(plan, rows)
+    by_segment = Counter(row["segment"] for row in records)
+    assert by_segment == {"node-leaf": node_leaf, "leaf-spine": leaf_spine}
+    leaf_names = {row["to_device"] for row in records if row["segment"] == "node-leaf"}
+    spine_names = {row["to_device"] for row in records if row["segment"] == "leaf-spine"}
+    assert (len(leaf_names), len(spine_names)) == (leaves, spines)
+
+
+def test_rail_optimized_puts_nic_r_of_a_scalable_unit_on_one_leaf(catalog, rack_units):
+    """Node i of unit s, NIC r -> leaf (s, r): a leaf's systems all use the same NIC, and
+    every leaf takes its unit's 32 systems."""
+    _, rows = plan_and_rows(nvidia_ra_h100_4su_document(128, fabric_manager_ports=0), catalog, rack_units)
+    node_links = [row for row in as_records(rows) if row["segment"] == "node-leaf"]
+    nics_by_leaf, systems_by_leaf = defaultdict(set), defaultdict(set)
+    for row in node_links:
+        nics_by_leaf[row["to_device"]].add(row["from_port"])
+        systems_by_leaf[row["to_device"]].add(row["from_device"])
+    assert len(nics_by_leaf) == 32
+    assert all(len(nics) == 1 for nics in nics_by_leaf.values())
+    assert all(len(systems) == 32 for systems in systems_by_leaf.values())
+    # The 8 leaves of one unit serve the same 32 systems.
+    units = Counter(frozenset(systems) for systems in systems_by_leaf.values())
+    assert sorted(units.values()) == [8, 8, 8, 8]
+
+
+def test_every_leaf_has_the_same_links_to_every_spine(catalog, rack_units):
+    _, rows = plan_and_rows(nvidia_ra_h100_4su_document(128, fabric_manager_ports=0), catalog, rack_units)
+    pairs = Counter((row["from_device"], row["to_device"]) for row in as_records(rows)
+                    if row["segment"] == "leaf-spine")
+    assert len(pairs) == 32 * 16
+    assert set(pairs.values()) == {2}  # 32 uplinks over 16 spines
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_one_row_per_link_and_no_port_twice(catalog, rack_units, case):
+    plan, rows = plan_and_rows(CASES[case], catalog, rack_units)
+    check_rows(plan, rows)
+
+
+@pytest.mark.parametrize("case", ["three_tiers", "dragonfly", "top_of_rack"])
+def test_every_cable_reaches_and_is_a_medium_the_segment_buys_where_it_can(catalog, rack_units, case):
+    plan, rows = plan_and_rows(CASES[case], catalog, rack_units)
+    links = {(fabric.name, link.segment, link.from_): link for fabric in plan.fabrics.values()
+             for link in fabric.links}
+    for row in as_records(rows):
+        cable = catalog.cables[row["cable"]]
+        assert cable.reach_m >= row["length_m"], row
+        segment = [link for (name, segment, _), link in links.items()
+                   if name == row["fabric"] and segment == row["segment"]]
+        bought = set().union(*(link.media_counts for link in segment))
+        own_reach = max(catalog.cables[link.cable].reach_m for link in segment)
+        assert row["media"] in bought or own_reach < row["length_m"], row
+
+
+def test_without_the_catalog_cables_every_row_has_its_segment_medium(catalog, rack_units):
+    plan = plan_scenario(CASES["top_of_rack"], catalog)
+    main = defaultdict(set)
+    for fabric in plan.fabrics.values():
+        for link in fabric.links:
+            main[(fabric.name, link.segment)].add((link.media, link.cable))
+    for row in as_records(cabling_rows(plan, rack_units=rack_units)):
+        assert (row["media"], row["cable"]) in main[(row["fabric"], row["segment"])]
+
+
+def test_top_of_rack_systems_cable_to_a_leaf_in_their_own_rack(catalog, rack_units):
+    plan, rows = plan_and_rows(CASES["top_of_rack"], catalog, rack_units)
+    records = check_rows(plan, rows)
+    node_links = [row for row in records if "-node-" in row["from_device"]]
+    assert node_links
+    assert all(row["from_rack"] == row["to_rack"] for row in node_links)
+    # Two fabrics' leaves at the top of each compute rack, numbered in the rack.
+    first_rack = [row for row in node_links if row["from_rack"] == "r001"]
+    assert {row["to_device"] for row in first_rack} == {"r001-leaf-01", "r001-leaf-02"}
+    assert {row["to_u"] for row in first_rack} == {42, 41}
+    # Within a rack the cable is shorter than any run between racks of the same plan.
+    between = [row["length_m"] for row in records if row["from_rack"] != row["to_rack"]]
+    assert max(row["length_m"] for row in node_links) < min(between)
+
+
+def test_two_planes_give_each_nic_port_one_link_per_plane(catalog, rack_units):
+    plan, rows = plan_and_rows(CASES["two_planes"], catalog, rack_units)
+    records = check_rows(plan, rows)
+    first = [row for row in records if row["from_device"] == "r001-node-01" and row["fabric"] == "compute"]
+    assert sorted(row["from_port"] for row in first) == sorted(
+        f"compute-p{port}/{plane}" for port in range(1, 9) for plane in (1, 2)
+    )
+    assert {row["plane"] for row in first} == {1, 2}
+    leaves = {plane: {row["to_device"] for row in records
+                      if row["segment"] == "node-leaf" and row["plane"] == plane and row["fabric"] == "compute"}
+              for plane in (1, 2)}
+    assert leaves[1].isdisjoint(leaves[2])
+
+
+def test_three_tiers_wire_every_spine_to_its_core_group(catalog, rack_units):
+    plan, rows = plan_and_rows(CASES["three_tiers"], catalog, rack_units)
+    fabric = plan.fabrics["compute"]
+    assert fabric.tier_count == 3
+    records = check_rows(plan, rows)
+    core_links = Counter((row["from_device"], row["to_device"]) for row in records
+                         if row["segment"] == "spine-core" and row["plane"] == 1)
+    spines = {spine for spine, _ in core_links}
+    tiers = {tier.role: tier for tier in fabric.tiers}
+    assert len(spines) == tiers["spine"].switches // fabric.planes
+    per_spine = Counter(spine for spine, _ in core_links.elements())
+    assert set(per_spine.values()) == {tiers["spine"].up_links_per_switch}
+
+
+def test_rail_only_sends_nic_r_to_rail_r(catalog, rack_units):
+    plan, rows = plan_and_rows(CASES["rail_only"], catalog, rack_units)
+    records = check_rows(plan, rows)
+    rails = defaultdict(set)
+    for row in records:
+        if "-node-" in row["from_device"]:
+            rails[row["from_port"]].add(row["to_device"])
+    assert len(rails) == 8 and all(len(switches) == 1 for switches in rails.values())
+    assert len(set().union(*rails.values())) == 8
+
+
+def test_dragonfly_joins_routers_of_a_group_once_and_groups_evenly(catalog, rack_units):
+    plan, rows = plan_and_rows(CASES["dragonfly"], catalog, rack_units)
+    shape = plan.fabrics["compute"].dragonfly
+    records = check_rows(plan, rows)
+    local = Counter(frozenset((row["from_device"], row["to_device"])) for row in records if row["segment"] == "local")
+    assert set(local.values()) == {1}
+    assert len(local) == shape.groups * shape.routers_per_group * (shape.routers_per_group - 1) // 2
+    assert Counter(row["segment"] for row in records)["global"] == (
+        shape.groups * (shape.groups - 1) // 2 * shape.global_links_per_group_pair
+    )
+
+
+def test_storage_systems_and_fabric_managers_have_places(catalog, rack_units):
+    plan, rows = plan_and_rows(CASES["one_switch_and_storage"], catalog, rack_units)
+    records = check_rows(plan, rows)
+    devices = {row["from_device"] for row in records}
+    assert any("-storage-" in device for device in devices)
+    managers = {row["from_device"] for row in records if "-fabric-manager-" in row["from_device"]}
+    assert len(managers) == 2  # one for compute, one for storage
+    management = {row["from_device"] for row in records if row["from_port"] == "mgmt"}
+    switches = sum(tier.switches for name, fabric in plan.fabrics.items() if name != "oob" for tier in fabric.tiers)
+    assert len(management) == switches
+
+
+def test_racks_are_numbered_in_floor_order(catalog, rack_units):
+    plan, rows = plan_and_rows(nvidia_ra_h100_4su_document(128, fabric_manager_ports=0), catalog, rack_units)
+    records = as_records(rows)
+    # Row 0 of the floor: 7 compute racks, its network rack, then compute racks again.
+    first_row = plan.racks.floor.rows[0].segments
+    network_number = first_row[0].count + 1
+    assert records[0]["from_device"] == "r001-node-01"
+    assert records[0]["to_rack"] == f"r{network_number:03d}"
+    node_racks = {int(row["from_rack"][1:]) for row in records if row["segment"] == "node-leaf"}
+    assert network_number not in node_racks
+
+
+def test_without_floor_positions_the_segment_length_is_used(catalog, rack_units):
+    plan = plan_scenario(nvidia_ra_h100_4su_document(128, fabric_manager_ports=0), catalog)
+    plan = replace(plan, racks=replace(plan.racks, floor=None))
+    records = as_records(cabling_rows(plan, rack_units=rack_units))
+    lengths = {link.segment: link.length_m for link in plan.fabrics["compute"].links}
+    assert all(row["length_m"] == lengths[row["segment"]] for row in records)
+    assert records[0]["from_rack"] == "r001"
+
+
+def test_a_plan_without_fabrics_has_no_cables(catalog):
+    plan = plan_scenario({"name": "x", "compute": {"system": "dgx-h100", "nodes": 4}}, catalog)
+    assert list(cabling_rows(plan)) == []
+
+
+def test_rows_are_made_one_at_a_time_in_bounded_memory(catalog, rack_units):
+    """Streaming ten times the links must not take ten times the memory."""
+    small = plan_scenario(CASES["rail_only"], catalog)
+    large = plan_scenario(CASES["three_tiers"], catalog)
+    assert isinstance(cabling_rows(large), types.GeneratorType)
+
+    def peak_bytes(plan) -> tuple[int, int]:
+        tracemalloc.start()
+        count = sum(1 for _ in cabling_rows(plan, rack_units=rack_units))
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return count, peak
+
+    small_links, small_peak = peak_bytes(small)
+    large_links, large_peak = peak_bytes(large)
+    assert large_links > 40 * small_links
+    assert large_peak < 8 * small_peak + 2_000_000
+
+
+def test_network_racks_of_each_fabric_are_spread_along_the_floor():
+    """Four compute-fabric racks and one oob rack: the oob rack stands in the middle."""
+    from types import SimpleNamespace
+
+    from fabric.solver.cabling_racks import network_slots
+
+    groups = (
+        SimpleNamespace(kind="compute", count=10, fabric=""),
+        SimpleNamespace(kind="network", count=3, fabric="compute"),
+        SimpleNamespace(kind="network", count=1, fabric="compute"),
+        SimpleNamespace(kind="network", count=1, fabric="oob"),
+    )
+    assert network_slots(groups) == [0, 1, 3, 4, 2]
