@@ -2,9 +2,11 @@
 
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from planner.catalog import catalog_snapshot
 from planner.models import Scenario, ScenarioRevision
+from planner.solver.catalog import CatalogSnapshot
 from planner.solver.pipeline import plan_scenario, validate_scenario
 from planner.solver.plan import Plan
 from planner.solver.scenario import ScenarioSpec
@@ -22,9 +24,9 @@ class RevisionConflict(Exception):
         )
 
 
-def plan_document(document) -> Plan:
-    """Plan a scenario document against the catalog as it is now."""
-    return plan_scenario(document, catalog_snapshot())
+def plan_document(document, catalog: CatalogSnapshot | None = None) -> Plan:
+    """Plan a scenario document against `catalog`, by default the catalog as it is now."""
+    return plan_scenario(document, catalog or catalog_snapshot())
 
 
 def scenario_validate(document) -> ScenarioSpec:
@@ -46,7 +48,7 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
     """Save `document` as the next revision, unless someone saved since `base_revision`."""
     spec = scenario_validate(document)
     updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
-        revision=F("revision") + 1, name=spec.name
+        revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
     )
     if not updated:
         current = Scenario.objects.values_list("revision", flat=True).get(pk=scenario.pk)

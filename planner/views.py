@@ -5,7 +5,6 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Max
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
@@ -16,14 +15,13 @@ from planner import dashboard, plots
 from planner.catalog import catalog_snapshot
 from planner.diff import document_changes
 from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
+from planner.editor import ScenarioEditor, document_as_yaml
 from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,
-    ScenarioEditor,
     ScenarioImportForm,
     ScenarioListForm,
     ScenarioRenameForm,
-    document_as_yaml,
     parse_compared_ids,
 )
 from planner.key_figures import compare_figures, key_figures
@@ -39,7 +37,6 @@ from planner.services import (
 )
 from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
-from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
 
 EXPORT_LABELS = {
@@ -63,11 +60,7 @@ def home(request):
     systems = System.objects.all()
     recent = []
     if request.user.is_authenticated:
-        recent = (
-            scenarios_of(owner=request.user)
-            .annotate(saved_at=Max("revisions__created_at"))
-            .order_by("-saved_at", "pk")[:RECENT_SCENARIOS]
-        )
+        recent = scenarios_of(owner=request.user).order_by("-updated_at", "pk")[:RECENT_SCENARIOS]
     return render(request, "planner/home.html", {"systems": systems, "recent": recent})
 
 
@@ -78,8 +71,7 @@ def home(request):
 @login_required
 def scenario_list(request, import_form=None, status=200):
     form = ScenarioListForm(request.GET or None)
-    # The newest revision's time: saving a revision does not touch Scenario.updated_at.
-    scenarios = scenarios_of(owner=request.user).annotate(saved_at=Max("revisions__created_at"))
+    scenarios = scenarios_of(owner=request.user)
     if form.is_valid() and form.cleaned_data["q"]:
         scenarios = scenarios.filter(name__icontains=form.cleaned_data["q"])
     context = {
@@ -213,7 +205,7 @@ def starter_document(catalog) -> dict:
 def _plan(document, catalog=None):
     """The plan, or the errors by path. `catalog`: a snapshot the view already read."""
     try:
-        return (plan_scenario(document, catalog) if catalog else plan_document(document)), {}
+        return plan_document(document, catalog), {}
     except ScenarioError as error:
         return None, error.as_dict()
 
@@ -365,7 +357,7 @@ def scenario_detail(request, pk):
     context = {"scenario": scenario, "errors": {}, "plan": None, "infeasible": False}
     catalog = catalog_snapshot()
     try:
-        plan = plan_scenario(document, catalog)
+        plan = plan_document(document, catalog)
     except ScenarioError as error:
         plan = None
         context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError))

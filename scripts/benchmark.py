@@ -1,5 +1,7 @@
 """How long plans take at 1k, 10k, 100k and 1M GPUs: the whole pipeline, the compute fabric alone,
-and racks, floor, power and cooling alone (with every fabric's switches).
+and racks, floor, power and cooling alone (with every fabric's switches); then the bill of
+materials, cost and exports, the cabling plan streamed (rows per second and peak memory) and
+the workspace pages at 100k GPUs.
 
 Run as `.venv/bin/python scripts/benchmark.py [--runs N]`. Prints the best of N runs of each
 (a benchmark, not a timed test: the figures depend on the machine).
@@ -191,7 +193,7 @@ def workspace_timings(runs: int) -> None:
     from django.test import Client
 
     from planner.catalog import catalog_snapshot
-    from planner.forms import ScenarioEditor
+    from planner.editor import ScenarioEditor
     from planner.services import scenario_create
 
     # No setup_test_environment(): its template instrumentation would be timed too.

@@ -64,9 +64,18 @@ manager, storage systems, or the other fabrics' switches for oob).
   global links between groups G and G' takes global port k (g - 1) + (index of G' among G's
   peers) of each group, router port // h, link port mod h.
 
-Lengths: from the rack positions (`cabling_distance.cable_length_m`, with the scenario's tray
-height and slack, and port heights from each device's U), or the segment's length when the floor
-positions are not known.
+Pods, spines per pod, cores per group and each tier's port split are not in the fabric result:
+they are read back from its counts as the engine makes them (`clos.three_tier_counts`: pods of
+whole scalable units; `cabling_wiring.tier_ports`: down ports are the native ports not facing
+up). The tests check the rows against the engine's counts, segment by segment.
+
+Lengths and media: each cable's length is measured between its two ports
+(`cabling_distance.cable_length_m` with the scenario's tray height and slack, port heights from
+each device's U), rounded up to 0.1 m; the segment's length where the floor positions are not
+known. Its medium is the segment's, or, given the catalog's cables, the one its own length needs
+(`media.cable_for_link`) where the segment buys that medium or its own cable does not reach.
+Since the fabric engine sizes media from a distribution of runs and this plan from concrete
+places, the media totals of the rows may differ from the segment's `media_counts`.
 """
 
 import math

@@ -317,7 +317,7 @@ def test_rows_are_made_one_at_a_time_in_bounded_memory(catalog, rack_units):
 
     def peak_bytes(plan) -> tuple[int, int]:
         tracemalloc.start()
-        count = sum(1 for _ in cabling_rows(plan, rack_units=rack_units))
+        count = sum(1 for _ in cabling_rows(plan, rack_units=rack_units, cables=catalog.cables))
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         return count, peak
@@ -325,7 +325,8 @@ def test_rows_are_made_one_at_a_time_in_bounded_memory(catalog, rack_units):
     small_links, small_peak = peak_bytes(small)
     large_links, large_peak = peak_bytes(large)
     assert large_links > 40 * small_links
-    assert large_peak < 8 * small_peak + 2_000_000
+    # Bounded caches (a few hundred places and lengths), never a list of the links.
+    assert large_peak < 4 * small_peak and large_peak < 1_000_000
 
 
 def test_network_racks_of_each_fabric_are_spread_along_the_floor():
@@ -341,3 +342,21 @@ def test_network_racks_of_each_fabric_are_spread_along_the_floor():
         SimpleNamespace(kind="network", count=1, fabric="oob"),
     )
     assert network_slots(groups) == [0, 1, 3, 4, 2]
+
+
+def test_rack_numbers_and_positions_are_the_floor_layouts(catalog):
+    from fabric.solver.cabling_racks import RackIndex
+    from power.solver.floor import rack_positions
+
+    plan = plan_scenario(CASES["three_tiers"], catalog)
+    index = RackIndex(plan.racks, {})
+    positions = list(rack_positions(plan.racks.floor))
+    assert len(positions) == plan.racks.total
+    for number, (_, position) in enumerate(positions, start=1):
+        found = index.position(number)
+        assert (found.row, found.slot) == (position.row, position.slot)
+        assert (found.x_m, found.y_m) == pytest.approx((position.x_m, position.y_m))
+    kinds = Counter(kind for kind, _ in positions)
+    for kind, count in kinds.items():
+        numbers = [index.number(kind, rack) for rack in range(count)]
+        assert sorted(numbers) == [n for n, (k, _) in enumerate(positions, start=1) if k == kind]

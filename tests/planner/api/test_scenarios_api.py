@@ -114,3 +114,9 @@ def test_anonymous_users_cannot_use_scenarios(api):
     response = api.get(URL)
     assert response.status_code in (401, 403)
     assert response.json()["errors"]["detail"]
+
+
+def test_saving_a_revision_moves_updated_at(user_api):
+    created = create(user_api).json()
+    updated = user_api.put(f"{URL}{created['id']}/", {"document": DOCUMENT, "revision": 1}, format="json").json()
+    assert updated["updated_at"] > created["updated_at"]
