@@ -12,7 +12,7 @@ from typing import Any
 
 from fabric.plots import fabric_figures
 from planner import plots
-from planner.editor import WORDS
+from planner.editor_fields import WORDS
 from power.plots import power_flow_figure
 
 logger = logging.getLogger(__name__)

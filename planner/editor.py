@@ -12,413 +12,28 @@ import copy
 import dataclasses
 import functools
 import json
-import re
-import types
-import typing
-from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, get_args
 
 import yaml
 
+from planner.editor_fields import (
+    ROW_KEY,
+    ROW_VALUE,
+    EditorField,
+    PriceRow,
+    convert_text,
+    display_value,
+    humanize,
+    part_attribute,
+    part_label,
+    path_get,
+    path_pop,
+    path_set,
+    price_rows,
+    scalar_kinds,
+    walk_spec,
+)
 from planner.solver.errors import DOCUMENT_PATH
-from planner.solver.scenario import ScenarioSpec
-from planner.solver.schema import spec_fields
-
-BLANK_PRICE_ROWS = 3
-INCLUDE_PREFIX = "include:"
-ROW_KEY = ".key"
-ROW_VALUE = ".value"
-
-SECTION_TITLES = {
-    "": "Scenario",
-    "compute": "Compute",
-    "racks": "Racks and cooling",
-    "fabrics.compute": "Compute fabric (GPU back-end)",
-    "fabrics.storage": "Storage fabric",
-    "fabrics.inband": "In-band (front-end) fabric",
-    "fabrics.oob": "Out-of-band management fabric",
-    "storage": "Storage",
-    "workload": "Workload",
-    "facility": "Facility",
-    "finance": "Finance",
-    "prices": "Price quotes",
-}
-"""Titles of the sections the spec has today; a new section is titled from its path."""
-
-CATALOG_FIELD_ALIASES = {"cooling": "cooling_types"}
-"""Scenario fields whose values are catalog slugs of a kind not named by the field's plural."""
-
-WORDS = {
-    "u": "U",
-    "gpus": "GPUs",
-    "gpu": "GPU",
-    "pue": "PUE",
-    "oob": "OOB",
-    "nics": "NICs",
-    "tco": "TCO",
-    "it": "IT",
-    "mfu": "MFU",
-    "id": "ID",
-    "bf16": "BF16",
-    "fp8": "FP8",
-    "pdu": "PDU",
-    "pdus": "PDUs",
-    "ups": "UPS",
-    "cdu": "CDU",
-    "wue": "WUE",
-    "usd": "USD",
-    "gbytes": "GB",
-    "kw": "kW",
-    "mw": "MW",
-    "kwh": "kWh",
-    "gbps": "Gb/s",
-    "flops": "FLOPs",
-    "tflops": "TFLOPS",
-    "pflop": "PFLOP",
-    "co2": "CO₂",
-    "mwh": "MWh",
-}
-UNIT_SYNONYMS = {"gbytes": "gb", "tbytes": "tb", "m2": "m"}
-"""Words of field names that stand for a unit word (read_gbytes_per_s: GB/s)."""
-
-# ---------------------------------------------------------------------------------------------
-# Paths in plain documents
-
-
-def path_get(document: Any, path: str, default: Any = None) -> Any:
-    value = document
-    for key in path.split(".") if path else ():
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
-
-
-def path_set(document: dict, path: str, value: Any) -> None:
-    *parents, last = path.split(".")
-    for key in parents:
-        if not isinstance(document.get(key), dict):
-            document[key] = {}
-        document = document[key]
-    document[last] = value
-
-
-def path_pop(document: dict, path: str) -> None:
-    *parents, last = path.split(".")
-    for key in parents:
-        document = document.get(key) if isinstance(document, dict) else None
-    if isinstance(document, dict):
-        document.pop(last, None)
-
-
-def dom_id(prefix: str, path: str) -> str:
-    """An HTML id for a dotted path: `err-fabrics-compute-switch`."""
-    return f"{prefix}-{re.sub(r'[^A-Za-z0-9]+', '-', path).strip('-') or 'root'}"
-
-
-# ---------------------------------------------------------------------------------------------
-# What the walk over the spec finds
-
-
-@dataclass
-class PriceRow:
-    path: str
-    index: int
-    key: str
-    value: str
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def error_id(self) -> str:
-        return dom_id("err", f"{self.path}-row-{self.index}")
-
-
-@dataclass
-class EditorField:
-    path: str
-    label: str
-    widget: str
-    """text, number, select, choice_text (text with suggestions), checkbox or rows."""
-    annotation: Any
-    default: Any
-    required: bool
-    unit: str = ""
-    help: str = ""
-    choices: list[tuple[str, str]] = field(default_factory=list)
-    value: str = ""
-    checked: bool = False
-    rows: list[PriceRow] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    catalog_kind: str | None = None
-
-    @property
-    def input_id(self) -> str:
-        return dom_id("f", self.path)
-
-    @property
-    def error_id(self) -> str:
-        return dom_id("err", self.path)
-
-    @property
-    def help_id(self) -> str:
-        return dom_id("help", self.path)
-
-    @property
-    def default_text(self) -> str:
-        if self.required or self.default is None or self.widget in ("rows", "checkbox"):
-            return ""
-        if isinstance(self.default, (dict, list, tuple)) or dataclasses.is_dataclass(self.default):
-            return ""
-        return _display(self.default)
-
-
-@dataclass
-class EditorSection:
-    path: str
-    title: str
-    fields: list[EditorField] = field(default_factory=list)
-    optional: bool = False
-    included: bool = True
-    nested: list[tuple[str, Any]] = field(default_factory=list)
-    """(path, `before` shorthand reader) of dataclasses flattened into this section."""
-    errors: list[str] = field(default_factory=list)
-    open: bool = False
-
-    @property
-    def nested_optional(self) -> bool:
-        """An optional part of another section (a fabric's dragonfly shape)."""
-        return self.optional and self.path.count(".") >= 2
-
-    @property
-    def include_name(self) -> str:
-        return INCLUDE_PREFIX + self.path
-
-    @property
-    def include_id(self) -> str:
-        return dom_id("include", self.path)
-
-    @property
-    def error_id(self) -> str:
-        return dom_id("err-section", self.path)
-
-    @property
-    def anchor(self) -> str:
-        return dom_id("section", self.path)
-
-
-def humanize(name: str) -> str:
-    words = name.split("_")
-    return " ".join(WORDS.get(word, word) for word in words).capitalize() if words else name
-
-
-def field_label(name: str, unit: str) -> str:
-    """The field's name in words, without the trailing words its unit already says."""
-    words = name.split("_")
-    unit_words = set(re.split(r"[^a-z0-9]+", unit.lower())) - {""}
-    while (
-        len(words) > 1
-        and words[-1] != "u"
-        and (
-            words[-1] in unit_words
-            or UNIT_SYNONYMS.get(words[-1]) in unit_words
-            or (words[-1] == "per" and unit_words)
-        )
-    ):
-        words.pop()
-    text = " ".join(WORDS.get(word, word) for word in words)
-    return text[:1].upper() + text[1:]
-
-
-def section_title(path: str) -> str:
-    if path in SECTION_TITLES:
-        return SECTION_TITLES[path]
-    parts = path.split(".")
-    if len(parts) > 1:
-        return f"{humanize(parts[-1])} ({humanize(parts[-2]).lower()})"
-    return humanize(path)
-
-
-def _union_args(annotation: Any) -> tuple:
-    if get_origin(annotation) in (typing.Union, types.UnionType):
-        return get_args(annotation)
-    return (annotation,)
-
-
-def _dataclass_of(annotation: Any) -> tuple[type | None, bool]:
-    """The dataclass a field holds, and whether it may be left out (None)."""
-    args = _union_args(annotation)
-    classes = [arg for arg in args if dataclasses.is_dataclass(arg)]
-    if len(classes) == 1 and all(arg in (classes[0], type(None)) for arg in args):
-        return classes[0], type(None) in args
-    return None, False
-
-
-def _scalar_kinds(annotation: Any) -> tuple[set[type], list[Any]]:
-    """The Python types a field takes, and its literal choices."""
-    kinds: set[type] = set()
-    literals: list[Any] = []
-    for arg in _union_args(annotation):
-        if get_origin(arg) is Literal:
-            literals.extend(get_args(arg))
-            kinds.update(type(value) for value in get_args(arg))
-        elif arg is not type(None):
-            kinds.add(arg)
-    return kinds, literals
-
-
-def _catalog_kind(name: str, catalog_kinds: set[str]) -> str | None:
-    """The catalog snapshot field a slug field chooses from, found by the field's name.
-
-    `switch` and `spine_switch` choose switches, `network_rack_type` rack types.
-    """
-    words = name.removesuffix("_slug").split("_")
-    for start in range(len(words)):
-        base = "_".join(words[start:])
-        for kind in (CATALOG_FIELD_ALIASES.get(base), base + "s", base + "es", base[:-1] + "ies"):
-            if kind in catalog_kinds:
-                return kind
-    return None
-
-
-def _field_before(cls: type, name: str) -> Any:
-    for item in dataclasses.fields(cls):
-        if item.name == name:
-            return item.metadata.get("before")
-    return None
-
-
-def walk_spec(catalog_kinds: set[str], cls: type = ScenarioSpec) -> list[EditorSection]:
-    """The editor's sections: one per dataclass of the spec, optional ones with a checkbox.
-
-    A dataclass nested inside a section (an oversubscription) is shown as fields of that section;
-    one that may be left out (a fabric) gets its own section; lists (inline components) are
-    left to the YAML editor.
-    """
-    sections: list[EditorSection] = []
-
-    def visit(section: EditorSection, cls: type, prefix: str, label_prefix: str) -> None:
-        for info in spec_fields(cls):
-            path = f"{prefix}.{info.name}" if prefix else info.name
-            child, optional = _dataclass_of(info.annotation)
-            if child is not None:
-                if optional or not prefix:
-                    inner = EditorSection(path=path, title=section_title(path), optional=optional)
-                    sections.append(inner)
-                    visit(inner, child, path, "")
-                else:
-                    section.nested.append((path, _field_before(cls, info.name)))
-                    visit(section, child, path, f"{label_prefix}{humanize(info.name)}: ")
-                continue
-            editor_field = _editor_field(info, path, label_prefix, catalog_kinds)
-            if editor_field is None:
-                continue
-            if editor_field.widget == "rows" and not prefix:
-                own = EditorSection(path=path, title=section_title(path))
-                own.fields.append(editor_field)
-                sections.append(own)
-            else:
-                section.fields.append(editor_field)
-
-    root = EditorSection(path="", title=section_title(""))
-    sections.append(root)
-    visit(root, cls, "", "")
-    return [section for section in sections if section.fields]
-
-
-def _editor_field(
-    info, path: str, label_prefix: str, catalog_kinds: set[str]
-) -> EditorField | None:
-    annotation = info.annotation
-    origin = get_origin(annotation)
-    common = {
-        "path": path,
-        "label": label_prefix + field_label(info.name, info.unit),
-        "annotation": annotation,
-        "default": info.default,
-        "required": info.required,
-        "unit": info.unit,
-        "help": info.help,
-    }
-    if origin is tuple or origin is list:
-        return None
-    if origin is dict:
-        value_kinds, _ = _scalar_kinds(get_args(annotation)[1])
-        if not value_kinds <= {int, float, str}:
-            return None
-        return EditorField(widget="rows", **common)
-    kinds, literals = _scalar_kinds(annotation)
-    if not kinds <= {int, float, str, bool}:
-        return None
-    kind = _catalog_kind(info.name, catalog_kinds) if str in kinds else None
-    if kinds == {bool}:
-        return EditorField(widget="checkbox", **common)
-    if literals and kinds == {type(value) for value in literals}:
-        editor_field = EditorField(widget="select", **common)
-        editor_field.choices = [(_display(value), _display(value)) for value in literals]
-        editor_field.catalog_kind = kind
-        return editor_field
-    if kind:
-        editor_field = EditorField(widget="select", **common)
-        editor_field.catalog_kind = kind
-        return editor_field
-    if literals:
-        editor_field = EditorField(widget="choice_text", **common)
-        editor_field.choices = [(_display(value), _display(value)) for value in literals]
-        return editor_field
-    if kinds & {int, float}:
-        return EditorField(widget="number", **common)
-    return EditorField(widget="text", **common)
-
-
-# ---------------------------------------------------------------------------------------------
-# Values: typed document values to text for inputs, and posted text back to typed values
-
-
-def _display(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    return str(value)
-
-
-def convert_text(text: str, annotation: Any) -> Any:
-    """A posted string as the value the field's type expects, when it parses as one.
-
-    Text that does not parse is kept as it is, so that the validator names the error exactly as
-    the API would.
-    """
-    text = text.strip()
-    kinds, _ = _scalar_kinds(annotation)
-    if bool in kinds and text in ("true", "false", "on"):
-        return text != "false"
-    if kinds & {int, float}:
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            return float(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _price_rows(path: str, mapping: Any) -> list[PriceRow]:
-    items = list(mapping.items()) if isinstance(mapping, dict) else []
-    rows = [
-        PriceRow(path, index, str(key), _display(value)) for index, (key, value) in enumerate(items)
-    ]
-    rows += [PriceRow(path, len(rows) + offset, "", "") for offset in range(BLANK_PRICE_ROWS)]
-    return rows
-
-
-# ---------------------------------------------------------------------------------------------
-# The editor
 
 
 class ScenarioEditor:
@@ -461,11 +76,11 @@ class ScenarioEditor:
                     if isinstance(expanded, dict):
                         key = editor_field.path.removeprefix(nested_path + ".")
                         if key in expanded:
-                            editor_field.value = _display(expanded[key])
+                            editor_field.value = display_value(expanded[key])
                             return
         value = self._value(editor_field.path, editor_field.default)
         if editor_field.widget == "rows":
-            editor_field.rows = _price_rows(editor_field.path, value)
+            editor_field.rows = price_rows(editor_field.path, value)
             return
         if editor_field.widget == "checkbox":
             editor_field.checked = value is True
@@ -474,10 +89,10 @@ class ScenarioEditor:
             editor_field.choices = self._choices(editor_field)
             if value is None and editor_field.choices:
                 value = editor_field.choices[0][0]
-            shown = _display(value)
+            shown = display_value(value)
             if shown and shown not in {choice for choice, _ in editor_field.choices}:
                 editor_field.choices.append((shown, f"{shown} (not in the catalog)"))
-        editor_field.value = _display(value)
+        editor_field.value = display_value(value)
 
     def _nested_readers(self):
         for section in self.sections:
@@ -496,8 +111,8 @@ class ScenarioEditor:
                 for value, label in editor_field.choices
             ]
         choices = [(slug, part_label(kind, part)) for slug, part in sorted(parts.items())]
-        _, literals = _scalar_kinds(editor_field.annotation)
-        choices = [(_display(value), _display(value)) for value in literals] + choices
+        _, literals = scalar_kinds(editor_field.annotation)
+        choices = [(display_value(value), display_value(value)) for value in literals] + choices
         if not editor_field.required and editor_field.default is None:
             choices.insert(0, ("", "— none —"))
         return choices
@@ -517,7 +132,7 @@ class ScenarioEditor:
                     (
                         humanize(kind),
                         [
-                            (slug, f"{slug} — {_attr(part, 'name', slug)}")
+                            (slug, f"{slug} — {part_attribute(part, 'name', slug)}")
                             for slug, part in sorted(parts.items())
                         ],
                     )
@@ -684,49 +299,6 @@ def _load_json(text: str) -> dict:
     except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def _attr(part: Any, name: str, default: Any = None) -> Any:
-    if isinstance(part, dict):
-        return part.get(name, default)
-    return getattr(part, name, default)
-
-
-def _number(value: Any) -> str:
-    return f"{value:,g}" if isinstance(value, (int, float)) else "?"
-
-
-def part_label(kind: str | None, part: Any) -> str:
-    """A catalog part as a choice: its name and the figures that decide a design."""
-    name = _attr(part, "name") or _attr(part, "slug", "")
-    try:
-        if kind == "systems":
-            size = "one rack" if _attr(part, "rack_scale") else f"{_attr(part, 'rack_units')}U"
-            figures = f"{_attr(part, 'gpus')} GPUs, {_number(_attr(part, 'power_kw'))} kW, {size}"
-        elif kind == "switches":
-            figures = (
-                f"{_attr(part, 'ports')} × {_number(_attr(part, 'port_gbps'))}G "
-                f"{_attr(part, 'technology', '')}, {_number(_attr(part, 'power_w'))} W, "
-                f"{_attr(part, 'rack_units')}U"
-            )
-        elif kind == "cooling_types":
-            figures = (
-                f"up to {_number(_attr(part, 'max_rack_kw'))} kW per rack, "
-                f"typical PUE {_number(_attr(part, 'typical_pue'))}"
-            )
-        elif kind == "storage_systems":
-            figures = (
-                f"{_number(_attr(part, 'usable_capacity_tb'))} TB, "
-                f"{_number(_attr(part, 'read_gbytes_per_s'))} GB/s read, "
-                f"{_attr(part, 'rack_units')}U"
-            )
-        elif kind in ("transceivers", "cables"):
-            figures = f"{_number(_attr(part, 'gbps'))}G, reach {_number(_attr(part, 'reach_m'))} m"
-        else:
-            figures = ""
-    except (TypeError, ValueError):
-        figures = ""
-    return f"{name} — {figures}" if figures else str(name)
 
 
 def document_as_yaml(document: Any) -> str:

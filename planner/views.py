@@ -14,8 +14,8 @@ from django.views.decorators.http import require_POST
 from planner import dashboard, plots
 from planner.catalog import catalog_snapshot
 from planner.diff import document_changes
-from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from planner.editor import ScenarioEditor, document_as_yaml
+from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,

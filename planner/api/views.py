@@ -10,8 +10,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
 from planner.api.catalog import catalog_viewset
+from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
 from planner.api.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,

@@ -7,7 +7,8 @@ from typing import Literal
 import pytest
 from django.http import QueryDict
 
-from planner.editor import ScenarioEditor, convert_text, field_label, walk_spec
+from planner.editor import ScenarioEditor
+from planner.editor_fields import convert_text, field_label, walk_spec
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.schema import spec_field
