@@ -79,6 +79,8 @@ class FabricWiring:
         self.name = result.name
         self.planes = max(result.planes, 1)
         self.racks = racks
+        self.shared: SharedRacks | None = None
+        """Set by the caller once every fabric is wired (top-of-rack leaves share racks)."""
         self.tiers = {tier.role: tier for tier in result.tiers}
         self.ports = {tier.role: tier_ports(tier) for tier in result.tiers}
         self.per_plane = {tier.role: tier.switches // self.planes for tier in result.tiers}
