@@ -250,9 +250,7 @@ def plan_figures(plan: dict, scenario=None, catalog=None) -> dict[str, dict]:
             getattr(racks_spec, "usable_u", 42),
             getattr(racks_spec, "management_server_u", 1),
         ),
-        "chart-racks-floor": lambda: plots.floor_plan_figure(
-            plan, getattr(racks_spec, "racks_per_row", 16)
-        ),
+        "chart-racks-floor": lambda: plots.floor_plan_figure(plan),
         "chart-power-flow": lambda: power_flow_figure(plan),
         "chart-cost-years": lambda: plots.cost_over_years_figure(plan),
     }

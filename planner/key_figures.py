@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 KW_PER_MW = 1000
-HOURS_PER_YEAR = 8760
 
 
 @dataclass(frozen=True)
@@ -36,123 +35,38 @@ def format_figure(value: float, decimals: int) -> str:
     return f"{value:,.{decimals}f}"
 
 
-def _get(plan: dict, *path: str) -> Any:
+def _get(plan: dict, path: str) -> Any:
     value: Any = plan
-    for key in path:
+    for key in path.split("."):
         if not isinstance(value, dict) or key not in value:
             return None
         value = value[key]
     return value
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    return None
+def _fabric_total(read: Callable[[dict], float]) -> Callable[[dict], float | None]:
+    """A figure summed over the plan's fabrics; None when it has none."""
+    return lambda plan: sum(map(read, plan["fabrics"].values())) if plan.get("fabrics") else None
 
 
-def _first(plan: dict, *paths: tuple[str, ...]) -> float | None:
-    for path in paths:
-        value = _number(_get(plan, *path))
-        if value is not None:
-            return value
-    return None
-
-
-def _fabrics(plan: dict) -> list[dict]:
-    fabrics = plan.get("fabrics")
-    if isinstance(fabrics, dict):
-        return [fabric for fabric in fabrics.values() if isinstance(fabric, dict)]
-    if isinstance(fabrics, list):
-        return [fabric for fabric in fabrics if isinstance(fabric, dict)]
-    return []
-
-
-def _fabric_sum(plan: dict, list_key: str, count_key: str) -> float | None:
-    fabrics = _fabrics(plan)
-    if not fabrics:
-        return None
-    total = 0.0
-    for fabric in fabrics:
-        for item in fabric.get(list_key) or ():
-            total += _number(item.get(count_key)) or 0 if isinstance(item, dict) else 0
-    return total
-
-
-def _optics(plan: dict) -> float | None:
-    fabrics = _fabrics(plan)
-    if not fabrics:
-        return None
-    total = 0.0
-    for fabric in fabrics:
-        value = fabric.get("transceivers")
-        if isinstance(value, dict):
-            value = value.get("total", value.get("count"))
-        if isinstance(value, list):
-            value = sum(_number(item.get("count")) or 0 for item in value if isinstance(item, dict))
-        total += _number(value) or 0
-    return total
-
-
-def _megawatts(*paths: tuple[str, ...]) -> Callable[[dict], float | None]:
-    def read(plan: dict) -> float | None:
-        value = _first(plan, *paths)
-        return None if value is None else value / KW_PER_MW
-
-    return read
-
-
-def _bom_total(plan: dict) -> float | None:
-    bom = plan.get("bom")
-    if not bom:
-        return None
-    return sum(_number(line.get("extended_price_usd")) or 0 for line in bom)
-
-
-def _capex(plan: dict) -> float | None:
-    value = _first(plan, ("cost", "capex_usd"))
-    return value if value is not None else _bom_total(plan)
+def _megawatts(path: str) -> Callable[[dict], float | None]:
+    return lambda plan: None if _get(plan, path) is None else _get(plan, path) / KW_PER_MW
 
 
 FIGURES: list[tuple[str, str, str, int, bool | None, Callable[[dict], float | None]]] = [
-    ("gpus", "GPUs", "", 0, None, lambda plan: _first(plan, ("compute", "gpus"))),
-    (
-        "nodes",
-        "Nodes",
-        "",
-        0,
-        None,
-        lambda plan: _first(plan, ("compute", "total_nodes"), ("compute", "nodes")),
-    ),
-    (
-        "racks",
-        "Racks",
-        "",
-        0,
-        None,
-        lambda plan: _first(plan, ("racks", "total"), ("racks", "compute")),
-    ),
-    ("switches", "Switches", "", 0, None, lambda plan: _fabric_sum(plan, "tiers", "switches")),
-    ("links", "Links", "", 0, None, lambda plan: _fabric_sum(plan, "links", "count")),
-    ("optics", "Optics", "", 0, None, _optics),
-    ("it_mw", "IT power", "MW", 2, None, _megawatts(("power", "it_kw"), ("compute", "it_kw"))),
-    ("facility_mw", "Facility power", "MW", 2, None, _megawatts(("power", "facility_kw"))),
-    ("pue", "PUE", "", 2, True, lambda plan: _first(plan, ("power", "pue"))),
-    ("capex_usd", "Capex", "USD", 0, None, _capex),
-    ("tco_usd", "TCO", "USD", 0, None, lambda plan: _first(plan, ("cost", "tco_usd"))),
-    (
-        "usd_per_gpu_hour",
-        "Per GPU-hour",
-        "USD",
-        2,
-        True,
-        lambda plan: _first(
-            plan,
-            ("cost", "usd_per_gpu_hour"),
-            ("cost", "tco_usd_per_gpu_hour"),
-            ("cost", "cost_per_gpu_hour_usd"),
-        ),
-    ),
+    ("gpus", "GPUs", "", 0, None, lambda plan: _get(plan, "compute.gpus")),
+    ("nodes", "Nodes", "", 0, None, lambda plan: _get(plan, "compute.total_nodes")),
+    ("racks", "Racks", "", 0, None, lambda plan: _get(plan, "racks.total")),
+    ("switches", "Switches", "", 0, None,
+     _fabric_total(lambda fabric: sum(tier["switches"] for tier in fabric["tiers"]))),
+    ("links", "Links", "", 0, None, _fabric_total(lambda fabric: sum(link["count"] for link in fabric["links"]))),
+    ("optics", "Optics", "", 0, None, _fabric_total(lambda fabric: fabric["transceivers"])),
+    ("it_mw", "IT power", "MW", 2, None, _megawatts("power.it_kw")),
+    ("facility_mw", "Facility power", "MW", 2, None, _megawatts("power.facility_kw")),
+    ("pue", "PUE", "", 2, True, lambda plan: _get(plan, "power.pue")),
+    ("capex_usd", "Capex", "USD", 0, None, lambda plan: _get(plan, "cost.capex_usd")),
+    ("tco_usd", "TCO", "USD", 0, None, lambda plan: _get(plan, "cost.tco_usd")),
+    ("usd_per_gpu_hour", "Per GPU-hour", "USD", 2, True, lambda plan: _get(plan, "cost.usd_per_gpu_hour")),
 ]
 
 

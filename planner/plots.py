@@ -138,37 +138,6 @@ def _rack_kinds(
                 group.get("it_kw"),
             )
         )
-    if kinds:
-        return kinds
-    compute = plan.get("compute") or {}
-    nodes_per_rack = racks.get("nodes_per_rack")
-    if not nodes_per_rack or not compute.get("system"):
-        return []
-    system = compute["system"]
-    part = catalog.part(system) if catalog is not None else None
-    units = max(1, racks.get("compute_rack_units_used", nodes_per_rack) // nodes_per_rack)
-    name = getattr(part, "name", system) if part is not None else system
-    full = racks.get("compute", 0) - (1 if racks.get("nodes_in_last_rack") != nodes_per_rack else 0)
-    kinds.append(
-        (
-            f"Compute × {full:,}",
-            "compute",
-            max(usable_u, units * nodes_per_rack),
-            [(system, name, units, nodes_per_rack)],
-            racks.get("compute_rack_it_kw"),
-        )
-    )
-    last = racks.get("nodes_in_last_rack")
-    if last and last != nodes_per_rack:
-        kinds.append(
-            (
-                "Last compute × 1",
-                "compute",
-                max(usable_u, units * nodes_per_rack),
-                [(system, name, units, last)],
-                None,
-            )
-        )
     return kinds
 
 
@@ -257,25 +226,16 @@ def rack_elevation_figure(
     return {"data": data, "layout": layout}
 
 
-def floor_plan_figure(plan: dict, racks_per_row: int = 16) -> dict | None:
+def floor_plan_figure(plan: dict) -> dict | None:
     """Rows of racks seen from above, each rack coloured by the IT kW it draws."""
     racks = plan.get("racks") or {}
     floor = racks.get("floor")
     kw_by_kind: dict[str, float] = {}
     for group in racks.get("per_rack") or ():
         kw_by_kind[group["kind"]] = max(kw_by_kind.get(group["kind"], 0), group.get("it_kw") or 0)
-    if floor and floor.get("rows"):
-        rows = [
-            [(segment["kind"], segment["count"]) for segment in row.get("segments", ())]
-            for row in floor["rows"]
-        ]
-    elif racks.get("compute") and racks.get("compute_rack_it_kw") is not None:
-        per_row = max(1, racks_per_row)
-        count = racks["compute"]
-        rows = [[("compute", min(per_row, count - start))] for start in range(0, count, per_row)]
-        kw_by_kind["compute"] = racks["compute_rack_it_kw"]
-    else:
+    if not floor or not floor.get("rows"):
         return None
+    rows = [[(segment["kind"], segment["count"]) for segment in row["segments"]] for row in floor["rows"]]
     width = max(sum(count for _, count in row) for row in rows) if rows else 0
     z, text = [], []
     for row in rows:
