@@ -7,7 +7,7 @@ plain sum of both; its present value discounts year t by (1 + r)^t.
 
 from dataclasses import dataclass
 
-from planner.solver.bom import BomLine
+from planner.solver.bom import BomLine, bom_totals_by_category_usd
 from planner.solver.scenario import FinanceSpec
 
 HOURS_PER_YEAR = 8_760
@@ -27,6 +27,9 @@ BOM_CATEGORY_TO_CAPEX = {
 
 @dataclass(frozen=True)
 class CostResult:
+    bom_usd_by_category: dict[str, float]
+    """Extended prices of the bill of materials, by BOM category."""
+    bom_total_usd: float
     capex_usd: float
     capex_by_category_usd: dict[str, float]
     """systems, network, optics_and_cables, storage, racks_and_power, cooling, installation, facility."""
@@ -46,15 +49,13 @@ class CostResult:
     assumptions: FinanceSpec
 
 
-def capex_by_category_usd(bom: tuple[BomLine, ...], installation_share: float) -> dict[str, float]:
-    """Hardware capex by category from the BOM, plus installation as a share of hardware.
-
-    installation_usd = installation_share x sum(hardware extended prices)
-    """
+def capex_by_category_usd(bom_usd_by_category: dict[str, float], installation_share: float) -> dict[str, float]:
+    """Hardware capex by capex category from the BOM's totals, plus installation as a share of
+    hardware: installation_usd = installation_share x sum(hardware extended prices)."""
     capex: dict[str, float] = {}
-    for line in bom:
-        category = BOM_CATEGORY_TO_CAPEX.get(line.category, line.category)
-        capex[category] = capex.get(category, 0.0) + line.extended_price_usd
+    for bom_category, usd in bom_usd_by_category.items():
+        category = BOM_CATEGORY_TO_CAPEX.get(bom_category, bom_category)
+        capex[category] = capex.get(category, 0.0) + usd
     capex["installation"] = installation_share * sum(capex.values())
     return capex
 
@@ -110,8 +111,9 @@ def cost_of_ownership(
     usd_per_gpu_hour = TCO / (GPUs x 8,760 h x years); per useful GPU-hour it is divided by the
     goodput; per PFLOP-hour by the GPU's dense PFLOP/s (TFLOPS / 1,000).
     """
-    capex = capex_by_category_usd(bom, finance.installation_share)
-    hardware_usd = sum(value for key, value in capex.items() if key != "installation")
+    bom_usd = bom_totals_by_category_usd(bom)
+    hardware_usd = sum(bom_usd.values())
+    capex = capex_by_category_usd(bom_usd, finance.installation_share)
     if finance.facility == "built":
         capex["facility"] = facility_build_usd(it_kw, finance.build_usd_per_mw)
     opex = {
@@ -131,6 +133,8 @@ def cost_of_ownership(
     hours = gpu_hours(gpus, finance.years)
     per_gpu_hour = tco_usd / hours
     return CostResult(
+        bom_usd_by_category=bom_usd,
+        bom_total_usd=hardware_usd,
         capex_usd=capex_usd,
         capex_by_category_usd=capex,
         opex_usd_per_year=opex_usd_per_year,

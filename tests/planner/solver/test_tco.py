@@ -47,6 +47,8 @@ def test_leased_cluster_hand_calculation():
     cost = cost_of_ownership(bom=BOM, finance=finance, gpus=512, it_kw=1_000,
                              annual_energy_kwh=10_000_000, electricity_usd_per_kwh=0.08,
                              goodput=0.9, dense_tflops_per_gpu=1_000)
+    assert cost.bom_total_usd == pytest.approx(10e6)
+    assert cost.bom_usd_by_category["optics"] == pytest.approx(3e5)
     # hardware 10,000,000; installation 5 % = 500,000; capex 10,500,000
     assert cost.capex_by_category_usd == pytest.approx({
         "systems": 8e6, "network": 1e6, "optics_and_cables": 4e5, "racks_and_power": 1.5e5,
