@@ -12,6 +12,7 @@ import dataclasses
 import difflib
 import functools
 import math
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -111,6 +112,16 @@ def _type_hints(cls: type) -> dict[str, Any]:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _finite_number(value: Any) -> int | float | None:
+    """The value when it is a finite number a float can hold, else None. JSON integers have no
+    size limit (a 400-digit one parses), so they are checked against the float range too."""
+    if not _is_number(value):
+        return None
+    if isinstance(value, int):
+        return value if abs(value) <= sys.float_info.max else None
+    return value if math.isfinite(value) else None
 
 
 def _format_number(value: float, unit: str = "") -> str:
@@ -217,7 +228,8 @@ class _Reader:
             expected = f"must be a whole number of at least {_format_number(minimum, unit)}"
         else:
             expected = "must be a whole number"
-        if not _is_number(value) or not math.isfinite(value) or not float(value).is_integer():
+        value = _finite_number(value)
+        if value is None or not float(value).is_integer():
             return self.fail(path, expected)
         value = int(value)
         if minimum is not None and value < minimum:
@@ -237,7 +249,8 @@ class _Reader:
             expected = f"must be a number greater than {_format_number(minimum, unit)}"
         else:
             expected = f"must be a number of at least {_format_number(minimum, unit)}"
-        if not _is_number(value) or not math.isfinite(value):
+        value = _finite_number(value)
+        if value is None:
             return self.fail(path, expected)
         if minimum is not None and (value <= minimum if exclusive else value < minimum):
             return self.fail(path, expected)

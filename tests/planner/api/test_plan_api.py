@@ -125,7 +125,7 @@ def test_unsupported_media_type_and_method_use_the_error_format(api):
 
 @pytest.mark.parametrize(
     "odd",
-    [None, True, 1e308, -0.0, "", [], {}, [{}], {"a": None}, "\u0000", 2**64, -(2**64)],
+    [None, True, 1e308, -0.0, "", [], {}, [{}], {"a": None}, "\u0000", 2**64, -(2**64), 10**400],
 )
 @pytest.mark.parametrize("where", ["name", "compute", "compute.gpus", "racks", "racks.cooling",
                                    "fabrics", "fabrics.compute", "components.systems", "prices"])
