@@ -33,8 +33,10 @@ Placement
   ceil(systems x NICs / down links); rack packing spreads the same total evenly, which differs
   only when a short last rack needs two leaves fewer than a full one).
 - Other switches fill their fabric's network racks in the order of the per-rack groups: the
-  n-th switch of a model takes the n-th place of that model in the racks, switches counted tier
-  by tier (leaf, spine, core), plane by plane, index by index; each rack is filled from the top,
+  n-th switch of a model takes the n-th place of that model in the racks, the tiers of one
+  model interleaved in proportion (switch m of a tier of N at (m + 1/2) / N, plane by plane,
+  ties to the lower tier; `FabricWiring.network_rank`), so each unit's leaves stand along the
+  racks as its systems stand along the floor; each rack is filled from the top,
   its models in the order of its contents. Storage systems fill the storage racks likewise; the
   fabric managers are the first management servers. A switch's rack units come from
   `rack_units` (1 U where not given); U counts the rack's usable space only (no PDUs, no

@@ -181,15 +181,46 @@ class FabricWiring:
         self.pods = pods
 
     def _network_offsets(self) -> None:
-        """Where each tier's network-rack switches start among their model's in this fabric."""
-        self.network_offset: dict[str, int] = {}
+        """The tiers whose switches of one model share this fabric's network racks, with their
+        counts (all planes)."""
         self.network_per_plane: dict[str, int] = {}
-        by_slug: dict[str, int] = {}
+        self.network_tiers: dict[str, list[tuple[str, int]]] = {}
         for tier in self.result.tiers:
-            self.network_offset[tier.role] = by_slug.get(tier.switch, 0)
             count = tier.placement.get("network_rack", 0)
             self.network_per_plane[tier.role] = count // self.planes
-            by_slug[tier.switch] = by_slug.get(tier.switch, 0) + count
+            self.network_tiers.setdefault(tier.switch, []).append((tier.role, count))
+
+    def network_rank(self, role: str, slug: str, index: int) -> int:
+        """The place of a tier's index-th network-rack switch among all of this fabric's `slug`
+        switches, the tiers interleaved in proportion: switch m of a tier of N has the key
+        (m + 1/2) / N, ties to the lower tier. So each scalable unit's leaves, spread along the
+        racks as its systems are along the floor, stand beside them and not all at one end.
+
+        rank = m + the switches of every other tier with a smaller key, counted exactly in
+        integers: m' < ((2m + 1) N' - N) / 2N for a higher tier, <= for a lower one.
+        """
+        tiers = self.network_tiers[slug]
+        position = next(at for at, (other, _) in enumerate(tiers) if other == role)
+        count = tiers[position][1]
+        rank = index
+        for at, (_, other_count) in enumerate(tiers):
+            if at == position:
+                continue
+            numerator, denominator = (2 * index + 1) * other_count - count, 2 * count
+            before = numerator // denominator + 1 if at < position else -(-numerator // denominator)
+            rank += min(max(before, 0), other_count)
+        return rank
+
+    def _first_at_or_after(self, role: str, slug: str, rank: int, upto: int) -> int:
+        """The lowest index of the tier whose rank is at least `rank` (at most `upto`)."""
+        low, high = 0, upto
+        while low < high:
+            middle = (low + high) // 2
+            if self.network_rank(role, slug, middle) < rank:
+                low = middle + 1
+            else:
+                high = middle
+        return low
 
     # -- places ----------------------------------------------------------------------------
 
@@ -222,7 +253,8 @@ class FabricWiring:
             net_index = index - self.in_racks
         else:
             net_index = index
-        n = self.network_offset[role] + plane * self.network_per_plane[role] + net_index
+        m = plane * self.network_per_plane[role] + net_index
+        n = self.network_rank(role, tier.switch, m)
         fallback = plane * self.per_plane[role] + index
         found = racks.locate("network", self.name, tier.switch, n)
         if found is None:
@@ -230,8 +262,8 @@ class FabricWiring:
         rack, slot, group = found
         number = racks.number("network", rack)
         above_units, _ = racks.units_before(group, tier.switch, slot)
-        role_first = self.network_offset[role]
-        nn = n - max(n - slot, role_first) + 1
+        # Devices of this role in the rack before this one: those ranked from the rack's first.
+        nn = m - self._first_at_or_after(role, tier.switch, n - slot, m) + 1
         u = top_u(group.usable_u, above_units, units) if number else 0
         return racks.place(number, u, units, role, nn, fallback)
 

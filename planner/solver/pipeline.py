@@ -136,7 +136,7 @@ def _fabrics_and_racks(
     if fabrics and floor is not None:
         # Once racks stand on the floor, their distances choose each link's medium; the switch
         # counts stay, only cables, optics and their power change.
-        specs = {name: getattr(scenario.fabrics, name) for name in fabrics}
+        specs = {name: (getattr(scenario.fabrics, name), fabric.pods) for name, fabric in fabrics.items()}
         fabrics, facility = fabrics_then_racks(measured_link_lengths(floor, scenario.racks, specs))
     return fabrics, facility
 

@@ -80,10 +80,24 @@ def _sample(points: np.ndarray) -> np.ndarray:
     return points[np.linspace(0, len(points) - 1, MAX_PAIR_SAMPLE).round().astype(int)]
 
 
+def within_pod_runs_m(a_xy: np.ndarray, b_xy: np.ndarray, pods: int) -> np.ndarray:
+    """Tray runs between the racks of each pod: both sets cut, in floor order, into `pods`
+    consecutive shares (a pod's leaves reach only its own spines, which stand beside them)."""
+    if pods <= 1:
+        return pair_runs_m(a_xy, b_xy)
+    cuts_a = np.array_split(np.arange(len(a_xy)), pods)
+    cuts_b = np.array_split(np.arange(len(b_xy)), pods)
+    runs = [pair_runs_m(a_xy[a], b_xy[b]) for a, b in zip(cuts_a, cuts_b) if len(a) and len(b)]
+    return np.concatenate(runs) if runs else pair_runs_m(a_xy, b_xy)
+
+
 def measured_link_lengths(
-    floor: FloorResult, racks: RacksSpec, fabrics: dict[str, FabricSpec]
+    floor: FloorResult, racks: RacksSpec, fabrics: dict[str, tuple[FabricSpec, int]]
 ) -> dict[str, dict[str, Lengths]]:
-    """Length distributions per fabric and run (keys: the fields of LinkLengthsSpec) on `floor`.
+    """Length distributions per fabric and run (keys: the fields of LinkLengthsSpec) on `floor`,
+    for fabrics given as (spec, pods). Leaf to spine is measured within pods (three tiers: each
+    leaf reaches its pod's spines only), spine to core and dragonfly global links between all
+    network racks.
 
     A run whose racks the floor does not have (no network racks, say) is left out, and keeps
     its assumed length.
@@ -91,17 +105,15 @@ def measured_link_lengths(
     compute_xy = np.column_stack(positions_by_kind(floor, "compute"))
     network_xy = np.column_stack(positions_by_kind(floor, "network"))
     shared: dict[str, Lengths] = {"node_to_top_of_rack_m": length_shares(np.array([within_rack_m(racks)]))}
-    top_of_rack_to_spine: Lengths = ()
-    if len(network_xy):
-        between_network = length_shares(cable_runs_m(pair_runs_m(network_xy, network_xy), racks))
-        shared.update(
-            leaf_to_spine_m=between_network, spine_to_core_m=between_network, router_global_m=between_network
-        )
-        if len(compute_xy):
-            shared["node_to_leaf_m"] = length_shares(cable_runs_m(nearest_run_m(compute_xy, network_xy), racks))
-            top_of_rack_to_spine = length_shares(cable_runs_m(pair_runs_m(compute_xy, network_xy), racks))
-    return {
-        name: {**shared, "leaf_to_spine_m": top_of_rack_to_spine}
-        if spec.leaf_placement == "top_of_rack" and top_of_rack_to_spine else shared
-        for name, spec in fabrics.items()
-    }
+    if not len(network_xy):
+        return {name: shared for name in fabrics}
+    between_network = length_shares(cable_runs_m(pair_runs_m(network_xy, network_xy), racks))
+    shared.update(spine_to_core_m=between_network, router_global_m=between_network)
+    if len(compute_xy):
+        shared["node_to_leaf_m"] = length_shares(cable_runs_m(nearest_run_m(compute_xy, network_xy), racks))
+    measured = {}
+    for name, (spec, pods) in fabrics.items():
+        leaves_xy = compute_xy if spec.leaf_placement == "top_of_rack" and len(compute_xy) else network_xy
+        runs = within_pod_runs_m(leaves_xy, network_xy, pods)
+        measured[name] = {**shared, "leaf_to_spine_m": length_shares(cable_runs_m(runs, racks))}
+    return measured

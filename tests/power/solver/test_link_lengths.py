@@ -14,6 +14,7 @@ from power.solver.link_lengths import (
     nearest_run_m,
     order_length_m,
     pair_runs_m,
+    within_pod_runs_m,
 )
 from power.solver.specs import RacksSpec
 
@@ -50,7 +51,7 @@ def test_split_by_shares_keeps_the_total():
 def test_one_row_with_a_network_rack_in_the_middle():
     blocks = [RackBlock("compute", 4, 0.6, 1.2, 800.0), RackBlock("network", 1, 0.6, 1.2, 300.0)]
     floor = lay_out_floor(blocks, RacksSpec(racks_per_row=5, network_placement="middle_of_row"))
-    lengths = measured_link_lengths(floor, RACKS, {"compute": FabricSpec(switch="qm9700")})["compute"]
+    lengths = measured_link_lengths(floor, RACKS, {"compute": (FabricSpec(switch="qm9700"), 1)})["compute"]
     # compute racks at 0.6 m and 1.2 m either side of the network rack: runs of 0.6 and 1.2 m;
     # (0.6 + 3.4) x 1.1 + 1 = 5.4 -> 6 m; (1.2 + 3.4) x 1.1 + 1 = 6.06 -> 7 m; half each
     assert lengths["node_to_leaf_m"] == (LengthShare(6.0, 0.5), LengthShare(7.0, 0.5))
@@ -69,3 +70,11 @@ def test_a_segment_without_links_still_names_its_medium(catalog):
     link, modules, cables, watts, problems = _segment_links(segment, 1, FabricSpec(switch="qm9700"), catalog, shares)
     assert (link.count, sum(cables.values()), watts, problems) == (0, 0, 0.0, [])
     assert link.media and modules == {}
+
+
+def test_leaf_to_spine_runs_stay_within_pods():
+    # 4 network racks in a line, 1 m apart; two pods: racks {0, 1} and {2, 3}
+    racks_xy = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])
+    # within each pod: 0, 1, 1, 0 m; no run between pods (all pairs would reach 3 m)
+    assert sorted(within_pod_runs_m(racks_xy, racks_xy, 2)) == [0, 0, 0, 0, 1, 1, 1, 1]
+    assert max(within_pod_runs_m(racks_xy, racks_xy, 1)) == 3
