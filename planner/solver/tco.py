@@ -9,9 +9,7 @@ from dataclasses import dataclass
 
 from planner.solver.bom import BomLine, bom_totals_by_category_usd
 from planner.solver.scenario import FinanceSpec
-
-HOURS_PER_YEAR = 8_760
-"""365 days x 24 h (leap days ignored, as in annual energy bills)."""
+from power.solver.facility import HOURS_PER_YEAR
 
 BOM_CATEGORY_TO_CAPEX = {
     "compute": "systems",

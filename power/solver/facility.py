@@ -26,6 +26,7 @@ from power.solver.cooling_plant import CoolingPlantResult, units_needed, units_w
 from power.solver.specs import FacilitySpec
 
 HOURS_PER_YEAR = 8_760
+"""365 days x 24 h: energy bills and GPU-hours count whole days."""
 
 WUE_WITH_COOLING_TOWERS_L_PER_KWH = 1.8
 """Industry average WUE, dominated by evaporative cooling (1.8-1.9 L/kWh, as commonly quoted
