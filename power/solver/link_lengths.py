@@ -5,18 +5,17 @@ For each kind of run of a fabric (the fields of `LinkLengthsSpec`: node to leaf,
 
 - node to its top-of-rack leaf: within the compute rack;
 - node to a leaf in a network rack (rail-optimized, rail-only, dragonfly terminals): from each
-  compute rack to its nearest network rack (network racks are placed to shorten exactly these
-  runs; power.solver.floor);
-- switch to switch (leaf-spine, spine-core, dragonfly global): between network racks, every
-  pair alike (each leaf reaches every spine of its pod); from top-of-rack leaves, from every
-  compute rack to every network rack.
+  compute rack to the network rack as far along the floor as it is (a scalable unit's leaves
+  stand along the network racks as its systems along the compute racks; fabric.solver.cabling);
+- leaf to spine: between the network racks of each pod, every pair alike (each leaf reaches
+  every spine of its pod); from top-of-rack leaves, from the compute racks of the pod;
+- spine to core and dragonfly global links: between all network racks.
 
 Each length is `cabling_distance.cable_length_m` (tray run, drops, slack), rounded up to the
 step cables of that length are ordered in, and counted as a share of the runs.
 """
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from fabric.solver.interfaces import LengthShare
 from fabric.solver.specs import FabricSpec
@@ -61,10 +60,12 @@ def within_rack_m(racks: RacksSpec) -> float:
     return IN_RACK_LATERAL_M * (1 + racks.cable_slack_fraction)
 
 
-def nearest_run_m(from_xy: np.ndarray, to_xy: np.ndarray) -> np.ndarray:
-    """For each point of `from_xy`, the tray run |dx| + |dy| to the nearest point of `to_xy` [m]."""
-    distances, _ = cKDTree(to_xy).query(from_xy, p=1)
-    return np.asarray(distances)
+def matched_run_m(from_xy: np.ndarray, to_xy: np.ndarray) -> np.ndarray:
+    """For the k-th of K points of `from_xy`, the tray run to the point the same share of the
+    way along `to_xy` (index floor((k + 1/2) / K x N)): the racks of each scalable unit and the
+    network racks of its leaves follow the floor in the same order (fabric.solver.cabling)."""
+    matched = np.floor((np.arange(len(from_xy)) + 0.5) / len(from_xy) * len(to_xy)).astype(int)
+    return np.abs(from_xy - to_xy[matched]).sum(axis=1)
 
 
 def pair_runs_m(a_xy: np.ndarray, b_xy: np.ndarray) -> np.ndarray:
@@ -110,7 +111,7 @@ def measured_link_lengths(
     between_network = length_shares(cable_runs_m(pair_runs_m(network_xy, network_xy), racks))
     shared.update(spine_to_core_m=between_network, router_global_m=between_network)
     if len(compute_xy):
-        shared["node_to_leaf_m"] = length_shares(cable_runs_m(nearest_run_m(compute_xy, network_xy), racks))
+        shared["node_to_leaf_m"] = length_shares(cable_runs_m(matched_run_m(compute_xy, network_xy), racks))
     measured = {}
     for name, (spec, pods) in fabrics.items():
         leaves_xy = compute_xy if spec.leaf_placement == "top_of_rack" and len(compute_xy) else network_xy

@@ -10,8 +10,8 @@ from power.solver.floor import RackBlock, lay_out_floor
 from power.solver.link_lengths import (
     cable_runs_m,
     length_shares,
+    matched_run_m,
     measured_link_lengths,
-    nearest_run_m,
     order_length_m,
     pair_runs_m,
     within_pod_runs_m,
@@ -27,10 +27,9 @@ def test_cable_between_racks_and_within_one():
     assert cable_runs_m(np.array([3.0, 0.0]), RACKS) == pytest.approx([8.04, 0.66])
 
 
-def test_nearest_and_pairs_use_manhattan_runs():
+def test_pairs_use_manhattan_runs():
     compute = np.array([[0.0, 0.0], [3.0, 4.0]])
     network = np.array([[1.0, 0.0], [3.0, 1.0]])
-    assert nearest_run_m(compute, network) == pytest.approx([1.0, 3.0])
     # |0-1|+|0-0| = 1, |0-3|+|0-1| = 4, |3-1|+|4-0| = 6, |3-3|+|4-1| = 3
     assert sorted(pair_runs_m(compute, network)) == pytest.approx([1, 3, 4, 6])
 
@@ -78,3 +77,11 @@ def test_leaf_to_spine_runs_stay_within_pods():
     # within each pod: 0, 1, 1, 0 m; no run between pods (all pairs would reach 3 m)
     assert sorted(within_pod_runs_m(racks_xy, racks_xy, 2)) == [0, 0, 0, 0, 1, 1, 1, 1]
     assert max(within_pod_runs_m(racks_xy, racks_xy, 1)) == 3
+
+
+def test_each_compute_rack_runs_to_the_network_rack_as_far_along():
+    # 4 compute racks and 2 network racks: racks 0, 1 match network rack 0; racks 2, 3 rack 1
+    # (floor((k + 1/2) / 4 x 2) = 0, 0, 1, 1)
+    compute = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0]])
+    network = np.array([[0.5, 2.0], [2.5, 2.0]])
+    assert matched_run_m(compute, network) == pytest.approx([2.5, 2.5, 2.5, 2.5])
