@@ -486,3 +486,14 @@ def test_every_control_of_every_page_has_a_label(ada_client, scenario):
             if control not in parser.labelled and control not in parser.wrapped
         ]
         assert parser.controls and not unlabelled, (url, unlabelled)
+
+
+def test_list_and_home_show_when_each_scenario_was_saved(client, django_user_model):
+    from planner.services import scenario_create
+
+    user = django_user_model.objects.create_user("grace", password="x" * 12)
+    scenario = scenario_create(owner=user, document={"name": "Saved", "compute": {"system": "dgx-h100", "gpus": 8}})
+    client.force_login(user)
+    stamp = scenario.updated_at.strftime("%Y-%m-%d %H:%M")
+    assert stamp in client.get("/scenarios/").content.decode()
+    assert stamp in client.get("/").content.decode()
