@@ -50,6 +50,8 @@ manager, storage systems, or the other fabrics' switches for oob).
 
 - rail-optimized: link j goes to the leaf of rail r = j mod R in scalable unit s = q // d
   (q = j // R, d down links per leaf), port q mod d: system i of unit s, NIC r -> leaf (s, r).
+  R is the rail-aligned ports of one tray (`FabricResult.rails`): a GB200 NVL72's NIC port
+  4t + r of tray t is on rail r.
   Other endpoints continue the numbering, as if they were more systems, one port per rail.
 - top-of-rack: the links of compute rack k (local system l, NIC r: t = l R + r) go to the
   rack's leaf t // d, port t mod d; other endpoints fill the network-rack leaves in order.
@@ -66,10 +68,10 @@ manager, storage systems, or the other fabrics' switches for oob).
   global links between groups G and G' takes global port k (g - 1) + (index of G' among G's
   peers) of each group, router port // h, link port mod h.
 
-Pods, spines per pod, cores per group and each tier's port split are not in the fabric result:
-they are read back from its counts as the engine makes them (`clos.three_tier_counts`: pods of
-whole scalable units; `cabling_wiring.tier_ports`: down ports are the native ports not facing
-up). The tests check the rows against the engine's counts, segment by segment.
+Pods, spines per pod, cores per group and each tier's ports (native down ports, their split,
+then the up ports and theirs) come from the fabric result as the engine made them
+(`FabricResult.leaves_per_pod`, `TierResult.down_ports`, ...). A split up port is `p33/2`.
+The tests check the rows against the engine's counts, segment by segment.
 
 Lengths and media: each cable's length is measured between its two ports
 (`cabling_distance.cable_length_m` with the scenario's tray height and slack, port heights from

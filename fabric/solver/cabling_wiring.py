@@ -37,26 +37,22 @@ class TierPorts:
     split: int
     down_links: int
     up_links: int
+    up_split: int = 1
 
     def down(self, index: int) -> str:
         return _port(index, self.split)
 
     def up(self, index: int) -> str:
+        if self.up_split > 1:
+            return f"p{self.down_ports + index // self.up_split + 1}/{index % self.up_split + 1}"
         return f"p{self.down_ports + index + 1}"
 
 
 def tier_ports(tier: TierResult) -> TierPorts:
-    """A tier's down ports and split, from its counts: with uplinks, the native ports not facing
-    up face down (fixed uplink ports are counted in ports_per_switch too); at the top, the fewest
-    ways that fit the down links on the ports."""
-    down_links, up_links = tier.down_links_per_switch, tier.up_links_per_switch
-    if up_links:
-        down_ports = max(tier.ports_per_switch - up_links, 1)
-        return TierPorts(down_ports, max(down_links // down_ports, 1), down_links, up_links)
-    for ways in SPLIT_WAYS:
-        if down_links % ways == 0 and down_links // ways <= tier.ports_per_switch:
-            return TierPorts(down_links // ways, ways, down_links, 0)
-    return TierPorts(down_links, 1, down_links, 0)
+    """A tier's ports as the fabric engine gives them: native down ports and their split, then the
+    up ports and theirs."""
+    down_ports = tier.down_ports or math.ceil(tier.down_links_per_switch / max(tier.split, 1))
+    return TierPorts(down_ports, tier.split, tier.down_links_per_switch, tier.up_links_per_switch, tier.up_split)
 
 
 @dataclass(frozen=True)
@@ -108,7 +104,8 @@ class FabricWiring:
         self.endpoint_links = first
         if result.dragonfly is not None and "router" in self.tiers:
             self.ports["router"] = self._router_ports(self.tiers["router"])
-        self.rails = max(self.groups[0].ports if self.groups else 1, 1)
+        self.rails = max(result.rails, 1) if result.topology != "dragonfly" else 1
+        self.ports_per_node = max(self.groups[0].ports if self.groups else 1, 1)
         self.nodes = nodes
         self.nodes_per_rack = max(getattr(plan.racks, "nodes_per_rack", 1) or 1, 1)
         self.compute_racks = getattr(plan.racks, "compute", 0)
@@ -122,7 +119,7 @@ class FabricWiring:
             and edge.placement.get("compute_rack", 0) > 0
         )
         if self.top_of_rack:
-            rails = self.rails
+            rails = self.ports_per_node
             self.leaves_per_rack = math.ceil(self.nodes_per_rack * rails / self.down)
             self.last_rack_leaves = math.ceil(self.nodes_in_last_rack * rails / self.down)
             if self.single:
@@ -153,32 +150,23 @@ class FabricWiring:
     # -- shape -----------------------------------------------------------------------------
 
     def _clos(self) -> None:
-        """Pods, spines per pod, links per pair of a fat tree (of one rail for rail-only)."""
+        """Pods, spines per pod, links per pair of a fat tree (of one rail for rail-only), as the
+        fabric engine counts them."""
         trees, result = self.trees, self.result
         leaves = self.per_plane.get("leaf", 0) // trees
         spines = self.per_plane.get("spine", 0) // trees
         cores = self.per_plane.get("core", 0) // trees
-        pods = max(result.pods, 1)
+        self.pods = max(result.pods, 1)
         self.leaves_per_tree, self.spines_per_tree, self.cores_per_tree = leaves, spines, cores
-        self.spines_per_pod = spines // pods if spines else 0
+        self.spines_per_pod = result.spines_per_pod if spines else 0
+        self.leaves_per_pod = result.leaves_per_pod or leaves
         leaf = self.tiers.get("leaf")
         self.leaf_uplinks = leaf.up_links_per_switch if leaf and spines else 0
-        self.leaf_spine_per_pair = (
-            self.leaf_uplinks // self.spines_per_pod if self.spines_per_pod else 0
-        )
-        self.leaves_per_pod = leaves
+        self.leaf_spine_per_pair = self.leaf_uplinks // self.spines_per_pod if self.spines_per_pod else 0
         if cores:
-            spine = self.tiers["spine"]
-            unit = 1
-            rail_optimized = result.topology == "fat_tree" and not self.top_of_rack
-            if rail_optimized and self.rails > 1 and spine.down_links_per_switch >= self.rails:
-                unit = self.rails
-            units = math.ceil(leaves / unit)
-            self.leaves_per_pod = min(math.ceil(units / pods) * unit, leaves)
-            self.spine_uplinks = spine.up_links_per_switch
-            self.cores_per_group = cores // self.spines_per_pod
+            self.spine_uplinks = self.tiers["spine"].up_links_per_switch
+            self.cores_per_group = result.cores_per_group
             self.spine_core_per_pair = self.spine_uplinks // self.cores_per_group
-        self.pods = pods
 
     def _network_offsets(self) -> None:
         """The tiers whose switches of one model share this fabric's network racks, with their
@@ -284,13 +272,14 @@ class FabricWiring:
         if self.single:
             return 0, j
         if self.top_of_rack:
-            node_links = self.nodes * rails
+            per_node = self.ports_per_node
+            node_links = self.nodes * per_node
             if j >= node_links:
                 other = j - node_links
                 return self.in_racks + other // down, other % down
-            node, port = divmod(j, rails)
+            node, port = divmod(j, per_node)
             rack, local = divmod(node, self.nodes_per_rack)
-            rack_link = local * rails + port
+            rack_link = local * per_node + port
             return rack * self.leaves_per_rack + rack_link // down, rack_link % down
         position, rail = divmod(j, rails)
         unit, slot = divmod(position, down)

@@ -14,6 +14,7 @@ reference architecture, compute fabric (RA-11333-001).
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -102,6 +103,10 @@ class ClosCounts:
     """Down links in use on the fullest spine."""
     core_down_links_used: int
     last_pod_leaves: int
+    leaf_uplinks: int = 0
+    """Uplinks each leaf cables."""
+    spine_uplinks: int = 0
+    """Uplinks each spine cables (three tiers)."""
 
 
 def single_switch_counts() -> ClosCounts:
@@ -124,51 +129,74 @@ def two_tier_counts(leaves: int, leaf_uplinks: int, spine_down_links: int) -> Cl
         leaf_spine_links_per_pair=spine_tier.links_per_pair, spine_core_links_per_pair=0,
         leaf_spine_links=leaves * leaf_uplinks, spine_core_links=0,
         spine_down_links_used=spine_tier.down_links_used, core_down_links_used=0,
-        last_pod_leaves=leaves,
+        last_pod_leaves=leaves, leaf_uplinks=leaf_uplinks,
     )
+
+
+def pod_leaves(
+    leaves: int, spine_down_links: int, leaves_per_unit: int = 1, leaves_per_pod: int | None = None
+) -> tuple[int, int] | None:
+    """Leaves per pod and pods: pods hold whole units of leaves (a scalable unit: one leaf per
+    rail) up to what one spine reaches, spread over the fewest pods, as equal as whole units allow;
+    or `leaves_per_pod` as the architect sets it (Meta's Llama 3 cluster: 192 top-of-rack leaves
+    per pod, arXiv:2407.21783, section 3.3.1). None when no pod fits a spine's reach.
+    """
+    pod_max = _whole_units(spine_down_links, leaves_per_unit)
+    unit = leaves_per_unit if leaves_per_unit > 1 and pod_max >= leaves_per_unit else 1
+    if leaves_per_pod is not None:
+        if leaves_per_pod > spine_down_links:
+            return None
+        per_pod = min(leaves_per_pod, leaves)
+        return per_pod, math.ceil(leaves / per_pod)
+    units = math.ceil(leaves / unit)
+    units_per_pod_max = pod_max // unit
+    if units_per_pod_max < 1:
+        return None
+    units_per_pod = math.ceil(units / math.ceil(units / units_per_pod_max))
+    per_pod = min(units_per_pod * unit, leaves)
+    return per_pod, math.ceil(units / units_per_pod)
 
 
 def three_tier_counts(
     leaves: int,
     leaf_uplinks: int,
     spine_down_links: int,
-    spine_uplinks: int,
+    spine_uplinks_for: Callable[[int], int],
     core_ports: int,
     leaves_per_unit: int = 1,
+    leaves_per_pod: int | None = None,
 ) -> ClosCounts | None:
     """Leaf-spine pods joined by a core tier; None when the leaves exceed three tiers' reach.
 
-    Pods hold whole units of leaves (a scalable unit: one leaf per rail) up to what one spine
-    reaches; the leaves are spread over the fewest pods, made as equal as whole units allow.
-    Within a pod the spines follow the balance rule (`balanced_upper_tier`); spine i of every
-    pod connects to core group i, whose size follows the same rule over the pods:
-    cores = spines_per_pod x cores_per_group. Al-Fares k-ary fat tree: k pods of k/2 + k/2
-    switches and (k/2)^2 cores.
+    Pods follow `pod_leaves`. Within a pod the spines follow the balance rule
+    (`balanced_upper_tier`); each spine cables `spine_uplinks_for(down links it uses)` uplinks
+    (`ports.uplinks_for_used_ports`), and spine i of every pod connects to core group i, whose size
+    follows the same rule over the pods: cores = spines_per_pod x cores_per_group. Al-Fares k-ary
+    fat tree: k pods of k/2 + k/2 switches and (k/2)^2 cores.
     """
-    pod_max = _whole_units(spine_down_links, leaves_per_unit)
-    unit = leaves_per_unit if leaves_per_unit > 1 and pod_max >= leaves_per_unit else 1
-    units = math.ceil(leaves / unit)
-    units_per_pod_max = pod_max // unit
-    if units_per_pod_max < 1:
+    shape = pod_leaves(leaves, spine_down_links, leaves_per_unit, leaves_per_pod)
+    if shape is None:
         return None
-    units_per_pod = math.ceil(units / math.ceil(units / units_per_pod_max))
-    pods = math.ceil(units / units_per_pod)
-    leaves_per_pod = min(units_per_pod * unit, leaves)
-    spine_tier = balanced_upper_tier(leaves_per_pod, leaf_uplinks, spine_down_links)
-    core_tier = balanced_upper_tier(pods, spine_uplinks, core_ports)
-    if spine_tier is None or core_tier is None:
+    per_pod, pods = shape
+    spine_tier = balanced_upper_tier(per_pod, leaf_uplinks, spine_down_links)
+    if spine_tier is None:
+        return None
+    spine_uplinks = spine_uplinks_for(spine_tier.down_links_used)
+    core_tier = balanced_upper_tier(pods, spine_uplinks, core_ports) if spine_uplinks else None
+    if core_tier is None:
         return None
     spines = pods * spine_tier.switches
     return ClosCounts(
         tiers=3, leaves=leaves, spines=spines, cores=spine_tier.switches * core_tier.switches,
-        pods=pods, leaves_per_pod=leaves_per_pod, spines_per_pod=spine_tier.switches,
+        pods=pods, leaves_per_pod=per_pod, spines_per_pod=spine_tier.switches,
         cores_per_group=core_tier.switches,
         leaf_spine_links_per_pair=spine_tier.links_per_pair,
         spine_core_links_per_pair=core_tier.links_per_pair,
         leaf_spine_links=leaves * leaf_uplinks, spine_core_links=spines * spine_uplinks,
         spine_down_links_used=spine_tier.down_links_used,
         core_down_links_used=core_tier.down_links_used,
-        last_pod_leaves=leaves - (pods - 1) * leaves_per_pod,
+        last_pod_leaves=leaves - (pods - 1) * per_pod,
+        leaf_uplinks=leaf_uplinks, spine_uplinks=spine_uplinks,
     )
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from fabric.solver.layout import (
     FabricContext,
     PlaneLayout,
-    PortEnd,
     SegmentLayout,
     TierLayout,
     switch_end,
@@ -188,7 +187,7 @@ def dragonfly_layout(context: FabricContext) -> PlaneLayout:
         SegmentLayout(
             "node-router", "node" if index == 0 else group.name, "router",
             group.count * group.ports_per_endpoint, group.port_gbps / spec.planes, lengths.node_to_leaf_m,
-            PortEnd(group.port_gbps, spec.planes), switch_end(switch, split), lower_is_nic=True,
+            group.port_end(spec.planes), switch_end(switch, split), lower_is_nic=True,
             run="node_to_leaf_m",
         )
         for index, group in enumerate(context.endpoints)

@@ -12,11 +12,17 @@ FABRIC_MANAGER = "fabric-manager"
 
 
 def system_endpoints(system: SystemSpec, systems: int, role: str) -> EndpointGroup | None:
-    """The systems' NIC ports of one role (compute, storage, inband, oob), or None without them."""
+    """The systems' NIC ports of one role (compute, storage, inband, oob), or None without them.
+
+    Compute ports are rail-aligned per tray: a GB200 NVL72 rack's 72 compute NICs are 18 trays of
+    4 (one per GPU of the tray), so the fabric has 4 rails, not 72 (NVIDIA DGX GB200 user guide,
+    hardware: 4 x ConnectX-7 per compute tray).
+    """
     nic = system.nic(role)
     if nic is None or systems <= 0:
         return None
-    return EndpointGroup(system.slug, systems, nic.count, nic.gbps)
+    trays = system.compute_trays if role == "compute" else 1
+    return EndpointGroup(system.slug, systems, nic.count, nic.gbps, nic.ports_per_cage, trays)
 
 
 def fabric_manager_endpoints(ports: int, port_gbps: float) -> EndpointGroup | None:

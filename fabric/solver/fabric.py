@@ -230,6 +230,10 @@ def _fabric_result(
         optics_power_kw=optics_w / W_PER_KW,
         scalable_units=layout.scalable_units,
         pods=layout.pods,
+        rails=primary.rails,
+        leaves_per_pod=layout.leaves_per_pod,
+        spines_per_pod=layout.spines_per_pod,
+        cores_per_group=layout.cores_per_group,
         dragonfly=None if dragonfly is None else DragonflyResult(
             dragonfly.terminals_per_router, dragonfly.routers_per_group, dragonfly.global_links_per_router,
             dragonfly.groups, dragonfly_max_groups(dragonfly.routers_per_group, dragonfly.global_links_per_router),
@@ -254,6 +258,10 @@ def _tier_result(tier, planes: int) -> TierResult:
         down_links_per_switch=tier.down_links_per_switch,
         up_links_per_switch=tier.up_links_per_switch,
         power_kw=switch_power_kw(switches, tier.switch.power_w),
+        down_ports=tier.down_ports,
+        split=tier.split,
+        up_split=tier.up_split,
+        oversubscription=tier.oversubscription,
     )
 
 
@@ -363,12 +371,15 @@ def _rail_warnings(context: FabricContext, gpus_per_node: int) -> list[str]:
     if spec.topology == "dragonfly" or top_of_rack_tree or context.name == "oob":
         return []
     primary = context.endpoints[0]
-    rails = primary.ports_per_endpoint
+    rails = primary.rails
+    gpus_per_tray = gpus_per_node // primary.trays
     warnings = []
-    if context.name == "compute" and gpus_per_node and rails != gpus_per_node:
+    if context.name == "compute" and gpus_per_tray and rails != gpus_per_tray:
+        unit = "tray" if primary.trays > 1 else "node"
         warnings.append(
-            f"The compute fabric has {rails} rails ({primary.name} has {rails} compute NICs) for "
-            f"{gpus_per_node} GPUs per node: rail-optimized designs give each GPU its own rail."
+            f"The compute fabric has {rails} rails ({primary.name} has {rails} compute NICs per "
+            f"{unit}) for {gpus_per_tray} GPUs per {unit}: rail-optimized designs give each GPU its "
+            f"own rail."
         )
     for group in context.endpoints[1:]:
         if group.name != FABRIC_MANAGER and group.ports_per_endpoint != rails and rails > 1:

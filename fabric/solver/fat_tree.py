@@ -26,29 +26,52 @@ from fabric.solver.layout import (
     uplink_end,
 )
 from fabric.solver.leaves import LeafCount, rail_optimized_leaf_count, top_of_rack_leaf_count
-from fabric.solver.ports import SwitchPorts, port_split_ways, switch_ports
+from fabric.solver.ports import (
+    SwitchPorts,
+    delivered_oversubscription,
+    port_split_ways,
+    switch_ports,
+    uplinks_for_used_ports,
+)
 from planner.solver.errors import InfeasibleError, ScenarioError
 
 
 def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role: str = "leaf") -> PlaneLayout:
     """Switches and links of one plane of a fat tree over the context's endpoints.
 
-    `rails` overrides the rail count (rail-only builds each rail as a fat tree of one rail).
+    Every tier runs at the fabric's link rate (`FabricSpec.inter_switch_gbps`, by default the
+    endpoint link rate): ports are split alike on their way down and up, so k²/2 and k³/4 hold at
+    the effective radix. Leaves cable uplinks for the endpoint links they carry, spines for the
+    leaf links they carry (`ports.uplinks_for_used_ports`). `rails` overrides the rail count
+    (rail-only builds each rail as a fat tree of one rail).
     """
     spec, switch = context.spec, context.switch
     link_gbps = context.link_gbps
+    up_gbps = spec.inter_switch_gbps or link_gbps
     total_links = context.endpoint_links
     single = switch_ports(switch, link_gbps, spec.oversubscription.leaf, has_uplinks=False)
-    if spec.tiers == "auto" and total_links <= single.down_links:
+    pods_asked = spec.leaves_per_pod is not None
+    if spec.tiers == "auto" and total_links <= single.down_links and not pods_asked:
         counts = single_switch_counts()
         leaves = LeafCount(1, 0, 1, 1, total_links, context.endpoints[0].count, 0)
         if spec.leaf_placement == "top_of_rack" and context.nodes_per_rack:
             leaves = LeafCount(1, 1, 1, 1, total_links, context.endpoints[0].count, 1)
         return _layout(context, counts, leaves, single, None, None, None, leaf_role)
-    leaf = switch_ports(switch, link_gbps, spec.oversubscription.leaf, has_uplinks=True)
+    leaf = switch_ports(switch, link_gbps, spec.oversubscription.leaf, True, up_gbps)
     if leaf.down_links < 1 or leaf.up_ports < 1:
         raise InfeasibleError.at(context.path("switch"), _radix_message(context))
     leaves = _leaf_count(context, leaf, rails)
+    if pods_asked and spec.leaves_per_pod % leaves.leaves_per_unit:
+        unit = leaves.leaves_per_unit
+        raise ScenarioError.at(
+            context.path("leaves_per_pod"),
+            f"a pod holds whole scalable units of {unit} leaves (one per rail): choose a multiple of "
+            f"{unit}, such as {max(spec.leaves_per_pod // unit, 1) * unit} or "
+            f"{(spec.leaves_per_pod // unit + 1) * unit}",
+        )
+    leaf_up = uplinks_for_used_ports(
+        leaves.endpoint_links_per_leaf, link_gbps, spec.oversubscription.leaf, leaf.up_link_gbps, leaf.up_links
+    )
     spine_rate = leaf.up_link_gbps
     spine_split = port_split_ways(context.spine_switch.port_gbps, spine_rate, context.spine_switch.split)
     if spine_split == 0:
@@ -61,26 +84,43 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
             f"{spine_rate:g} Gb/s{_suggest(context, spine_rate)}",
         )
     spine_two = switch_ports(context.spine_switch, spine_rate, 1.0, has_uplinks=False)
+    one_pod = not pods_asked or leaves.leaves <= spec.leaves_per_pod
     counts = None
-    if spec.tiers in ("auto", 2):
-        counts = two_tier_counts(leaves.leaves, leaf.up_ports, spine_two.down_links)
-        if counts is None and spec.tiers == 2:
-            reach = two_tier_max_leaves(spine_two.down_links, leaves.leaves_per_unit)
-            raise InfeasibleError.at(
-                context.path("tiers"),
-                f"two tiers of {switch.slug} reach at most {reach:,} leaves ({reach * leaf.down_links:,} "
-                f"endpoint links at {link_gbps:g} Gb/s); this fabric needs {leaves.leaves:,} leaves "
-                f"({total_links:,} links): set tiers to 3 or auto, raise the leaf oversubscription, or "
-                f"choose a switch with more ports",
-            )
+    if spec.tiers in ("auto", 2) and one_pod:
+        counts = two_tier_counts(leaves.leaves, leaf_up, spine_two.down_links)
+    if counts is None and spec.tiers == 2:
+        reach = two_tier_max_leaves(spine_two.down_links, leaves.leaves_per_unit)
+        if not one_pod:
+            reach = min(reach, spec.leaves_per_pod)
+        raise InfeasibleError.at(
+            context.path("tiers"),
+            f"two tiers of {switch.slug} reach at most {reach:,} leaves ({reach * leaf.down_links:,} "
+            f"endpoint links at {link_gbps:g} Gb/s){' in one pod' if not one_pod else ''}; this fabric "
+            f"needs {leaves.leaves:,} leaves ({total_links:,} links): set tiers to 3 or auto, raise the "
+            f"leaf oversubscription, or choose a switch with more ports",
+        )
     if counts is not None:
         return _layout(context, counts, leaves, leaf, spine_two, None, None, leaf_role)
-    spine = switch_ports(context.spine_switch, spine_rate, spec.oversubscription.spine, has_uplinks=True)
+    spine = switch_ports(context.spine_switch, spine_rate, spec.oversubscription.spine, True, spine_rate)
     core = switch_ports(context.spine_switch, spine.up_link_gbps, 1.0, has_uplinks=False)
+    if pods_asked and spec.leaves_per_pod > spine.down_links:
+        raise InfeasibleError.at(
+            context.path("leaves_per_pod"),
+            f"a {context.spine_switch.slug} spine reaches at most {spine.down_links:,} leaves at "
+            f"{spine_rate:g} Gb/s and {spec.oversubscription.spine:g}:1; a pod of "
+            f"{spec.leaves_per_pod:,} leaves needs a spine with more ports (a modular chassis), or "
+            f"smaller pods",
+        )
+
+    def spine_uplinks_for(down_links_used: int) -> int:
+        return uplinks_for_used_ports(
+            down_links_used, spine_rate, spec.oversubscription.spine, spine.up_link_gbps, spine.up_links
+        )
+
     if spine.up_ports >= 1:
         counts = three_tier_counts(
-            leaves.leaves, leaf.up_ports, spine.down_links, spine.up_ports, core.down_links,
-            leaves.leaves_per_unit,
+            leaves.leaves, leaf_up, spine.down_links, spine_uplinks_for, core.down_links,
+            leaves.leaves_per_unit, spec.leaves_per_pod,
         )
     if counts is None:
         reach = three_tier_max_leaves(core.down_links, spine.down_links, leaves.leaves_per_unit)
@@ -104,7 +144,7 @@ def _leaf_count(context: FabricContext, leaf: SwitchPorts, rails: int | None) ->
             primary.count, primary.ports_per_endpoint, context.nodes_per_rack, other, leaf.down_links
         )
     return rail_optimized_leaf_count(
-        context.endpoint_links, rails if rails is not None else primary.ports_per_endpoint, leaf.down_links
+        context.endpoint_links, rails if rails is not None else primary.rails, leaf.down_links
     )
 
 
@@ -125,12 +165,14 @@ def _layout(
         "compute_rack": leaves.in_compute_racks,
         "network_rack": counts.leaves - leaves.in_compute_racks,
     }
-    leaf_up_ports_used = counts.leaves * leaf.up_ports if counts.tiers > 1 else 0
+    leaf_up = counts.leaf_uplinks if counts.tiers > 1 else 0
+    link_gbps = context.link_gbps
     tiers = [
         TierLayout(
             leaf_role, switch, counts.leaves, placement,
-            math.ceil(context.endpoint_links / leaf.split) + leaf_up_ports_used,
-            leaf.down_links, leaf.up_ports if counts.tiers > 1 else 0,
+            math.ceil(context.endpoint_links / leaf.split) + counts.leaves * math.ceil(leaf_up / leaf.up_split),
+            leaf.down_links, leaf_up, leaf.down_ports, leaf.split, leaf.up_split,
+            delivered_oversubscription(leaves.endpoint_links_per_leaf, link_gbps, leaf_up, leaf.up_link_gbps),
         )
     ]
     segments = []
@@ -141,7 +183,7 @@ def _layout(
                 f"node-{leaf_role}", "node" if index == 0 else group.name, leaf_role,
                 group.count * group.ports_per_endpoint, group.port_gbps / spec.planes,
                 lengths.node_to_top_of_rack_m if in_rack else lengths.node_to_leaf_m,
-                PortEnd(group.port_gbps, spec.planes), switch_end(switch, leaf.split), lower_is_nic=True,
+                group.port_end(spec.planes), switch_end(switch, leaf.split), lower_is_nic=True,
                 run="node_to_top_of_rack_m" if in_rack else "node_to_leaf_m",
             )
         )
@@ -149,19 +191,27 @@ def _layout(
     narrowest = endpoint_gbps
     if counts.tiers >= 2:
         spine_ports = spine if counts.tiers == 3 else spine_two
-        spine_up = spine.up_ports if counts.tiers == 3 else 0
+        spine_up = counts.spine_uplinks if counts.tiers == 3 else 0
+        up_split = spine.up_split if counts.tiers == 3 else 1
+        spine_ratio = None
+        if counts.tiers == 3:
+            spine_ratio = delivered_oversubscription(
+                counts.spine_down_links_used, leaf.up_link_gbps, spine_up, spine.up_link_gbps
+            )
         tiers.append(
             TierLayout(
                 "spine", spine_switch, counts.spines, {"network_rack": counts.spines},
-                math.ceil(counts.leaf_spine_links / spine_ports.split) + counts.spines * spine_up,
-                spine_ports.down_links, spine_up,
+                math.ceil(counts.leaf_spine_links / spine_ports.split)
+                + counts.spines * math.ceil(spine_up / up_split),
+                spine_ports.down_links, spine_up, spine_ports.down_ports, spine_ports.split, up_split,
+                spine_ratio,
             )
         )
         segments.append(
             SegmentLayout(
                 f"{leaf_role}-spine", leaf_role, "spine", counts.leaf_spine_links, leaf.up_link_gbps,
-                lengths.leaf_to_spine_m, uplink_end(switch), switch_end(spine_switch, spine_ports.split),
-                run="leaf_to_spine_m",
+                lengths.leaf_to_spine_m, uplink_end(switch, leaf.up_split),
+                switch_end(spine_switch, spine_ports.split), run="leaf_to_spine_m",
             )
         )
         narrowest = min(narrowest, counts.leaf_spine_links * leaf.up_link_gbps)
@@ -169,14 +219,15 @@ def _layout(
         tiers.append(
             TierLayout(
                 "core", spine_switch, counts.cores, {"network_rack": counts.cores},
-                math.ceil(counts.spine_core_links / core.split), core.down_links, 0,
+                math.ceil(counts.spine_core_links / core.split), core.down_links, 0, core.down_ports,
+                core.split,
             )
         )
         segments.append(
             SegmentLayout(
                 "spine-core", "spine", "core", counts.spine_core_links, spine.up_link_gbps,
-                lengths.spine_to_core_m, uplink_end(spine_switch), switch_end(spine_switch, core.split),
-                run="spine_to_core_m",
+                lengths.spine_to_core_m, uplink_end(spine_switch, spine.up_split),
+                switch_end(spine_switch, core.split), run="spine_to_core_m",
             )
         )
         narrowest = min(narrowest, counts.spine_core_links * spine.up_link_gbps)
@@ -191,6 +242,9 @@ def _layout(
         nodes_per_leaf=leaves.nodes_per_leaf,
         scalable_units=leaves.units,
         pods=counts.pods if counts.tiers == 3 else (1 if counts.tiers == 2 else 0),
+        leaves_per_pod=counts.leaves_per_pod if counts.tiers > 1 else 0,
+        spines_per_pod=counts.spines_per_pod,
+        cores_per_group=counts.cores_per_group,
         warnings=tuple(_warnings(context, counts, leaves, leaf, spine, top_of_rack)),
     )
 

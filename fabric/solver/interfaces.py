@@ -12,6 +12,16 @@ Placement = Literal["network_rack", "compute_rack", "storage_rack"]
 
 
 @dataclass(frozen=True)
+class PortEnd:
+    """One end of a segment's links, as the optics see it."""
+
+    module_gbps: float
+    """Rate of the module that fills the port or cage (a twin-port 2 x 400G cage: 800)."""
+    links_per_module: int
+    """Links one module serves: ports per cage x split for a switch, planes for a NIC."""
+
+
+@dataclass(frozen=True)
 class EndpointGroup:
     """Devices of one kind that attach to a fabric, e.g. 128 DGX H100 with 8 x 400G each."""
 
@@ -20,6 +30,21 @@ class EndpointGroup:
     count: int
     ports_per_endpoint: int
     port_gbps: float
+    ports_per_cage: int = 1
+    """Ports that share one cage and one module (a DGX H100's twin-port OSFP: 2)."""
+    trays: int = 1
+    """Trays a device divides into, each with ports_per_endpoint / trays rail-aligned ports (a
+    GB200 NVL72: 18 compute trays of 4 NICs)."""
+
+    @property
+    def rails(self) -> int:
+        """Rail-aligned ports of one tray: the rails of a rail-optimized fabric."""
+        return max(self.ports_per_endpoint // self.trays, 1)
+
+    def port_end(self, planes: int) -> PortEnd:
+        """The device's end of its links, as the optics see it: one module per cage, serving
+        the cage's ports on every plane (a NIC port carries one link per plane)."""
+        return PortEnd(self.port_gbps * self.ports_per_cage, planes * self.ports_per_cage)
 
 
 @dataclass(frozen=True)

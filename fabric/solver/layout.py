@@ -7,22 +7,12 @@ planner, which multiplies it by the planes, chooses media and optics and sums po
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.interfaces import EndpointGroup, PortEnd
 from fabric.solver.parts import SwitchSpec
 
 if TYPE_CHECKING:
     from fabric.solver.dragonfly import DragonflyCounts
     from fabric.solver.specs import FabricSpec
-
-
-@dataclass(frozen=True)
-class PortEnd:
-    """One end of a segment's links, as the optics see it."""
-
-    module_gbps: float
-    """Rate of the module that fills the port or cage (a twin-port 2 x 400G cage: 800)."""
-    links_per_module: int
-    """Links one module serves: ports per cage x split for a switch, planes for a NIC."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +24,17 @@ class TierLayout:
     ports_used: int
     """Native ports with links, all switches of the tier (one plane)."""
     down_links_per_switch: int
+    """Down links one switch can take (its down ports x their split)."""
     up_links_per_switch: int
+    """Up links each switch cables."""
+    down_ports: int = 0
+    """Native ports facing down on one switch."""
+    split: int = 1
+    """Links per down port."""
+    up_split: int = 1
+    """Links per up port."""
+    oversubscription: float | None = None
+    """Down:up bandwidth the fullest switch of the tier delivers; None at the top tier."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,11 @@ class PlaneLayout:
     nodes_per_leaf: int
     scalable_units: int = 0
     pods: int = 0
+    leaves_per_pod: int = 0
+    """Leaves a pod is built for (the last pod may hold fewer); 0 for one switch or dragonfly."""
+    spines_per_pod: int = 0
+    cores_per_group: int = 0
+    """Cores that spine i of every pod connects to (there are spines_per_pod groups)."""
     dragonfly: "DragonflyCounts | None" = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
@@ -77,11 +82,12 @@ def switch_end(switch: SwitchSpec, split: int = 1) -> PortEnd:
     return PortEnd(switch.port_gbps * switch.ports_per_cage, switch.ports_per_cage * split)
 
 
-def uplink_end(switch: SwitchSpec) -> PortEnd:
-    """The up end of a switch: its dedicated uplink ports when it has them, else its cages."""
+def uplink_end(switch: SwitchSpec, split: int = 1) -> PortEnd:
+    """The up end of a switch: its dedicated uplink ports when it has them, else its cages with
+    their ports split `split` ways."""
     if switch.uplink_ports:
         return PortEnd(switch.uplink_gbps, 1)
-    return switch_end(switch)
+    return switch_end(switch, split)
 
 
 @dataclass(frozen=True)

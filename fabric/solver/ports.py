@@ -43,10 +43,12 @@ class SwitchPorts:
     down_link_gbps: float
     """Rate of one down link: port_gbps / split."""
     up_ports: int
-    """Links (native ports) facing up; 0 at the top tier."""
+    """Native ports facing up (fixed uplink ports included); 0 at the top tier."""
     up_link_gbps: float
     total_ports: int
     """Native ports of the switch, fixed uplink ports included."""
+    up_split: int = 1
+    """Links each up port is split into (fixed uplink ports are never split)."""
 
     @property
     def down_links(self) -> int:
@@ -54,30 +56,45 @@ class SwitchPorts:
         return self.down_ports * self.split
 
     @property
+    def up_links(self) -> int:
+        """Links one switch can send up: up_ports x up_split."""
+        return self.up_ports * self.up_split
+
+    @property
     def oversubscription(self) -> float:
         """Down:up bandwidth of a full switch (infinite without uplinks)."""
         if self.up_ports == 0:
             return math.inf
-        return self.down_links * self.down_link_gbps / (self.up_ports * self.up_link_gbps)
+        return self.down_links * self.down_link_gbps / (self.up_links * self.up_link_gbps)
 
 
 def switch_ports(
-    switch: SwitchSpec, link_gbps: float, oversubscription: float, has_uplinks: bool
+    switch: SwitchSpec,
+    link_gbps: float,
+    oversubscription: float,
+    has_uplinks: bool,
+    up_link_gbps: float | None = None,
 ) -> SwitchPorts:
     """The down and up ports of one switch of a tier.
 
     A switch with dedicated uplink ports (SN2201: 48 x 1G + 4 x 100G) uses all its ports down and
     its uplink ports up, whatever the oversubscription asked. Otherwise, with uplinks, d native
-    ports face down (`downlink_ports_for_oversubscription`) and k - d face up at the native rate;
-    without uplinks (the top tier, or a single switch) every port faces down. Down ports are
-    split for links slower than a port (`port_split_ways`).
+    ports face down (`downlink_ports_for_oversubscription`: the ratio is one of native port
+    bandwidth, so it holds whatever the splits) and k - d face up; without uplinks (the top tier,
+    or a single switch) every port faces down. Down ports are split for `link_gbps` links, up
+    ports for `up_link_gbps` links (`port_split_ways`): a 64 x 800G switch run at 400G is a
+    radix-128 switch on every tier, 64 x 400G down and 64 x 400G up at 1:1. Up ports run at the
+    native rate when `up_link_gbps` is not given.
     """
     split = max(port_split_ways(switch.port_gbps, link_gbps, switch.split), 1)
+    up_split = 1
     if switch.uplink_ports and has_uplinks:
         down, up, up_gbps = switch.ports, switch.uplink_ports, switch.uplink_gbps
     elif has_uplinks:
         down = downlink_ports_for_oversubscription(switch.ports, oversubscription)
-        down, up, up_gbps = down, switch.ports - down, switch.port_gbps
+        if up_link_gbps is not None:
+            up_split = max(port_split_ways(switch.port_gbps, up_link_gbps, switch.split), 1)
+        down, up, up_gbps = down, switch.ports - down, switch.port_gbps / up_split
     else:
         down, up, up_gbps = switch.ports, 0, 0.0
     return SwitchPorts(
@@ -87,4 +104,32 @@ def switch_ports(
         up_ports=up,
         up_link_gbps=up_gbps,
         total_ports=switch.ports + switch.uplink_ports,
+        up_split=up_split,
     )
+
+
+def uplinks_for_used_ports(
+    down_links_used: int, down_link_gbps: float, oversubscription: float, up_link_gbps: float, up_links: int
+) -> int:
+    """Uplinks a switch cables for the down links it actually uses, at a ratio of at least r.
+
+    u = floor(used x down rate / (r x up rate)), at least 1 and at most the switch's up links:
+    the delivered ratio used x down rate / (u x up rate) is then at least r, and one more uplink
+    would bring it below r (published-cases: "rounded so that ... the ratio is at least r").
+    A top-of-rack leaf with 16 x 400G GPU links at 1:1 cables 16 x 400G up, not the 32 x 800G of
+    a full switch; a full leaf cables all its up links.
+    """
+    if down_links_used <= 0:
+        return 0
+    exact = down_links_used * down_link_gbps / (oversubscription * up_link_gbps)
+    return min(max(math.floor(exact + _ROUND_TOLERANCE), 1), up_links)
+
+
+def delivered_oversubscription(
+    down_links_used: int, down_link_gbps: float, up_links: int, up_link_gbps: float
+) -> float | None:
+    """Down:up bandwidth one switch delivers with the links it has: used x down rate / (uplinks x
+    up rate); None at the top tier (no uplinks)."""
+    if up_links <= 0:
+        return None
+    return down_links_used * down_link_gbps / (up_links * up_link_gbps)

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from fabric.solver.fat_tree import fat_tree_layout
 from fabric.solver.interfaces import EndpointGroup
-from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout, switch_end
+from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout, switch_end
 from fabric.solver.ports import port_split_ways
 
 
@@ -19,7 +19,7 @@ def rail_only_layout(context: FabricContext) -> PlaneLayout:
     """One plane: rails = the systems' NIC ports; each rail a fat tree over ceil(links / rails)
     endpoint links; switches and inter-switch links are one rail's times the rails."""
     primary = context.endpoints[0]
-    rails = primary.ports_per_endpoint
+    rails = primary.rails
     rail_links = math.ceil(context.endpoint_links / rails)
     rail_context = replace(
         context,
@@ -43,7 +43,7 @@ def rail_only_layout(context: FabricContext) -> PlaneLayout:
             f"node-{role}", "node" if index == 0 else group.name, role,
             group.count * group.ports_per_endpoint, group.port_gbps / context.spec.planes,
             context.spec.link_lengths.node_to_leaf_m,
-            PortEnd(group.port_gbps, context.spec.planes), switch_end(context.switch, split),
+            group.port_end(context.spec.planes), switch_end(context.switch, split),
             lower_is_nic=True, run="node_to_leaf_m",
         )
         for index, group in enumerate(context.endpoints)

@@ -24,8 +24,18 @@ class TierResult:
     down_links_per_switch: int
     """Links one switch can take from below (after splitting ports)."""
     up_links_per_switch: int
+    """Links each switch cables up (for the down links it uses, at the asked ratio)."""
     power_kw: float
     """Switch power without optics, all switches of the tier."""
+    down_ports: int = 0
+    """Native ports facing down on one switch; the up ports follow them."""
+    split: int = 1
+    """Links per down port (a 64 x 800G port split 2 x 400G: 2)."""
+    up_split: int = 1
+    """Links per up port."""
+    oversubscription: float | None = None
+    """Down:up bandwidth the fullest switch of the tier delivers (used down links against the
+    uplinks it cables); None at the top tier."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,13 @@ class FabricResult:
     scalable_units: int
     """Rail-optimized units (one leaf per rail), or top-of-rack racks; 0 otherwise."""
     pods: int
+    rails: int = 1
+    """Rail-aligned ports of one system or tray (a GB200 NVL72 compute tray: 4)."""
+    leaves_per_pod: int = 0
+    """Leaves a pod is built for (the last may hold fewer); of one rail for rail-only."""
+    spines_per_pod: int = 0
+    cores_per_group: int = 0
+    """Cores that spine i of every pod connects to."""
     dragonfly: DragonflyResult | None = None
     warnings: tuple[str, ...] = ()
 

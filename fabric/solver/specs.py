@@ -40,6 +40,17 @@ class FabricSpec:
         default_factory=OversubscriptionSpec, before=_oversubscription_shorthand
     )
     planes: int = spec_field(1, minimum=1, maximum=16, help="Independent parallel fabrics.")
+    leaves_per_pod: int | None = spec_field(
+        None, minimum=1, maximum=100_000,
+        help="Leaves in one pod under its own spines, the pods joined by a core tier (a top-of-rack "
+        "leaf is a rack; rail-optimized pods hold whole scalable units); by default as many as a "
+        "spine reaches.",
+    )
+    inter_switch_gbps: float | None = spec_field(
+        None, unit="Gb/s", minimum=0, exclusive_minimum=True, maximum=10_000,
+        help="Rate of leaf-spine and spine-core links; by default the endpoint link rate, so that "
+        "a 64 x 800G switch split 2 x 400G is radix 128 on every tier.",
+    )
     spine_switch: str | None = spec_field(
         None, min_length=1, max_length=80,
         help="Catalog slug of the spine and core switches; the leaf switch when left out.",
@@ -62,6 +73,8 @@ class FabricSpec:
     def problems(self):
         if self.dragonfly is not None and self.topology != "dragonfly":
             yield "dragonfly", "applies only to topology: dragonfly"
+        if self.leaves_per_pod is not None and self.topology == "dragonfly":
+            yield "leaves_per_pod", "applies to Clos fabrics (fat_tree, rail_only), not to dragonfly"
 
 
 @dataclass(frozen=True)

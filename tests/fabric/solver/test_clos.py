@@ -6,6 +6,7 @@ from fabric.solver.clos import (
     balanced_upper_tier,
     max_switch_hops,
     smallest_divisor_at_least,
+    pod_leaves,
     three_tier_counts,
     three_tier_max_leaves,
     two_tier_counts,
@@ -48,7 +49,7 @@ def test_al_fares_k_ary_fat_tree(k, hosts, switches):
     """Al-Fares et al. 2008, section 3: k pods of k/2 edge and k/2 aggregation switches,
     (k/2)^2 cores; k^3/4 hosts, 5k^2/4 switches."""
     leaves = hosts // (k // 2)
-    counts = three_tier_counts(leaves, k // 2, k // 2, k // 2, k)
+    counts = three_tier_counts(leaves, k // 2, k // 2, lambda used: used, k)
     assert (counts.pods, counts.leaves_per_pod, counts.spines_per_pod) == (k, k // 2, k // 2)
     assert counts.cores == (k // 2) ** 2
     assert counts.leaves + counts.spines + counts.cores == switches == 5 * k * k // 4
@@ -59,9 +60,22 @@ def test_al_fares_k_ary_fat_tree(k, hosts, switches):
 def test_three_tiers_keep_scalable_units_whole_in_a_pod():
     # 40 leaves = 5 units of 8 rails; a spine reaches 32 leaves = 4 units. Two pods of 3 units
     # (24 leaves) and 2 units (16): spines per pod by balance: ceil(24 x 32 / 32) = 24 -> 32.
-    counts = three_tier_counts(40, 32, 32, 32, 64, leaves_per_unit=8)
+    # Each spine then uses 24 of its 32 down links and, at 1:1, cables 24 uplinks.
+    counts = three_tier_counts(40, 32, 32, lambda used: used, 64, leaves_per_unit=8)
     assert (counts.pods, counts.leaves_per_pod, counts.last_pod_leaves) == (2, 24, 16)
     assert counts.spines_per_pod == 32
+    assert (counts.spine_down_links_used, counts.spine_uplinks) == (24, 24)
+
+
+def test_pods_of_the_size_the_architect_sets():
+    # 1,536 top-of-rack leaves in pods of 192 (Meta, arXiv:2407.21783, 3.3.1): 8 pods; each leaf
+    # cables 16 uplinks; spines of 504 down links: ceil(192 x 16 / 504) = 7 -> 8 spines (divides
+    # 16), 2 links from every leaf to each, 384 down links used per spine.
+    counts = three_tier_counts(1536, 16, 504, lambda used: used // 7, 576, leaves_per_pod=192)
+    assert (counts.pods, counts.leaves_per_pod, counts.spines_per_pod) == (8, 192, 8)
+    assert (counts.leaf_spine_links_per_pair, counts.spine_down_links_used) == (2, 384)
+    assert counts.spine_uplinks == 384 // 7 == 54
+    assert pod_leaves(1536, 504, 1, 600) is None
 
 
 @pytest.mark.parametrize(("tiers", "hops"), [(1, 1), (2, 3), (3, 5)])

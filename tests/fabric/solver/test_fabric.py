@@ -47,7 +47,10 @@ def test_beyond_three_tiers_names_the_switch(catalog):
 
 
 def test_spine_slower_than_leaf_uplinks(catalog):
+    # At the fabric's 400G, SN5600 leaves run their uplinks split to 400G: QM9700 spines serve.
     spec = FabricSpec(switch="sn5600", spine_switch="qm9700")
+    assert plan_fabric("compute", spec, DGX_H100_128, catalog).links[1].gbps == 400
+    spec = FabricSpec(switch="sn5600", spine_switch="qm9700", inter_switch_gbps=800)
     with pytest.raises(ScenarioError) as caught:
         plan_fabric("compute", spec, DGX_H100_128, catalog)
     path, message = only_error(caught)

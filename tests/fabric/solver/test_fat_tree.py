@@ -165,20 +165,37 @@ def test_two_planes_hand_calculation(catalog):
 
 
 def test_800g_ports_split_for_400g_nics_hand_calculation(catalog):
-    """128 DGX H100 on SN5600 (64 x 800G, split [1, 2, 4]): a leaf has 32 x 800G down, split into
-    64 x 400G, and 32 x 800G up. Units of 64 nodes: 1,024 / (8 x 64) = 2 units, 16 leaves.
-    Spines: ceil(16 x 32 / 64) = 8, which divides 32 (4 links per pair). Node-leaf 1,024 x 400G;
-    leaf-spine 16 x 32 = 512 x 800G. Optics: 1,024 NIC modules + 512 leaf modules (each 800G
-    port carries two 400G links) + 2 x 512 single-port 800G modules = 2,560."""
+    """128 DGX H100 on SN5600 (64 x 800G, split [1, 2, 4]) at 400G on every tier: a leaf has
+    32 x 800G down and 32 x 800G up, each split in two: 64 x 400G down, 64 x 400G up (radix 128).
+    Units of 64 nodes: 1,024 / (8 x 64) = 2 units, 16 leaves. Spines take 128 x 400G down:
+    ceil(16 x 64 / 128) = 8, which divides 64 (8 links per pair). Node-leaf 1,024 x 400G;
+    leaf-spine 16 x 64 = 1,024 x 400G. Optics: 1,024 NIC modules, then one twin 2 x 400G module
+    per 800G cage: 512 on the leaves' down ports, 512 on their up ports, 512 on the spines."""
     result = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(128)], catalog, gpus_per_node=8)
     assert by_role(result) == {"leaf": 16, "spine": 8}
-    assert by_segment(result) == {"node-leaf": 1024, "leaf-spine": 512}
-    assert [link.gbps for link in result.links] == [400, 800]
+    assert by_segment(result) == {"node-leaf": 1024, "leaf-spine": 1024}
+    assert [link.gbps for link in result.links] == [400, 400]
+    assert [(tier.split, tier.up_split) for tier in result.tiers] == [(2, 2), (2, 1)]
     assert result.transceivers == 2560
     assert {part.sku: part.quantity for part in result.transceiver_parts} == {
-        "osfp-400g-sr4": 1024, "osfp-800g-2xsr4": 512, "osfp-800g-dr8": 1024,
+        "osfp-400g-sr4": 1024, "osfp-800g-2xsr4": 1536,
     }
     assert result.gpus_per_leaf == 64
+    assert result.tiers[0].oversubscription == 1.0
+
+
+def test_51t_switch_split_to_400g_keeps_two_tiers_to_8192_endpoints(catalog):
+    """A 64 x 800G switch split 2 x 400G is radix k = 128 at 400G on every tier: two tiers reach
+    k^2/2 = 8,192 endpoints (128 leaves of 64 down, 64 spines); 8,200 take a third tier. At the
+    native 800G between tiers it would be 64 leaves, 4,096 endpoints."""
+    at_reach = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(1024)], catalog, gpus_per_node=8)
+    assert at_reach.tier_count == 2
+    assert by_role(at_reach) == {"leaf": 128, "spine": 64}
+    beyond = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(1025)], catalog, gpus_per_node=8)
+    assert beyond.tier_count == 3
+    native = FabricSpec(switch="sn5600", inter_switch_gbps=800)
+    assert plan_fabric("compute", native, [dgx(512)], catalog, gpus_per_node=8).tier_count == 2
+    assert plan_fabric("compute", native, [dgx(513)], catalog, gpus_per_node=8).tier_count == 3
 
 
 def test_spine_switch_can_differ_from_the_leaf(catalog):
