@@ -1,0 +1,148 @@
+"""The designs built today: top-of-rack pods, rack-scale systems, 51.2T Ethernet at 400G.
+
+Published cases are fixtures named after their source; the rest are hand calculations written
+out in each test.
+"""
+
+from dataclasses import replace
+
+import pytest
+
+from fabric.solver.endpoints import system_endpoints
+from fabric.solver.fabric import plan_fabric
+from fabric.solver.interfaces import EndpointGroup
+from fabric.solver.parts import SwitchSpec
+from fabric.solver.specs import FabricSpec, OversubscriptionSpec
+from planner.solver.errors import InfeasibleError, ScenarioError
+
+
+def by_role(result) -> dict[str, int]:
+    return {tier.role: tier.switches for tier in result.tiers}
+
+
+def by_segment(result) -> dict[str, int]:
+    return {link.segment: link.count for link in result.links}
+
+
+@pytest.fixture
+def meta_llama3_cluster():
+    """Meta, "The Llama 3 Herd of Models" (arXiv:2407.21783), section 3.3.1, the RoCE cluster:
+    each rack holds 16 GPUs in two servers under one Minipack2 ToR (400 Gb/s per GPU); 192 racks
+    form a pod of 3,072 GPUs with full bisection bandwidth (Arista 7800 cluster switches); eight
+    pods form a 24K-GPU cluster whose aggregation layer is oversubscribed 1:7.
+
+    The switches as the paper names them: Minipack2 (Broadcom Tomahawk 4, 25.6 Tb/s: 64 x 400G)
+    and a modular Arista 7800R3-class chassis (576 x 400G in the 16-slot 7816R3)."""
+    minipack2 = SwitchSpec(
+        slug="minipack2", name="Meta Minipack2 (Tomahawk 4)", price_usd=40_000, ports=64, port_gbps=400,
+        split=(1, 2, 4), power_w=1_500, rack_units=2,
+    )
+    chassis = SwitchSpec(
+        slug="arista-7816r3", name="Arista 7816R3 (16 line cards)", price_usd=2_000_000, ports=576,
+        port_gbps=400, split=(1, 2, 4), power_w=20_000, rack_units=29, modular=True,
+    )
+    spec = FabricSpec(
+        switch="minipack2", spine_switch="arista-7816r3", leaf_placement="top_of_rack",
+        leaves_per_pod=192, oversubscription=OversubscriptionSpec(leaf=1, spine=7),
+    )
+    return spec, (minipack2, chassis), {"racks": 8 * 192, "servers_per_rack": 2, "gpus": 24_576}
+
+
+def test_meta_llama3_cluster_pods_and_oversubscription(catalog, meta_llama3_cluster):
+    """3,072 servers of 8 x 400G, 2 per rack: 1,536 ToR leaves, each 16 down and (1:1) 16 up.
+    Pods of 192 leaves: 8 pods. Spines of 576 ports at 7:1 take d = ceil(576 x 7 / 8) = 504 down:
+    ceil(192 x 16 / 504) = 7 -> 8 spines per pod (divides 16), 2 links per leaf, 384 used down
+    links; uplinks floor(384 / 7) = 54, so 384 / 54 = 7.11:1 (55 would be 6.98:1). Cores: 8 pods
+    x 54 uplinks of spine i fit one 576-port core (m = 54): 8 groups, 8 cores."""
+    spec, switches, published = meta_llama3_cluster
+    catalog = replace(catalog, switches={**catalog.switches, **{part.slug: part for part in switches}})
+    servers = published["racks"] * published["servers_per_rack"]
+    result = plan_fabric(
+        "compute", spec, [EndpointGroup("hgx-h100", servers, 8, 400)], catalog,
+        nodes_per_rack=published["servers_per_rack"], gpus_per_node=8,
+    )
+    assert servers * 8 == published["gpus"]
+    assert result.pods == 8 and result.leaves_per_pod == 192
+    assert by_role(result) == {"leaf": 1536, "spine": 64, "core": 8}
+    leaf, spine, core = result.tiers
+    assert (leaf.down_links_per_switch, leaf.up_links_per_switch) == (32, 16)
+    assert leaf.oversubscription == 1.0
+    assert (spine.up_links_per_switch, round(spine.oversubscription, 2)) == (54, 7.11)
+    assert 384 / 55 < 7 <= spine.oversubscription
+    assert core.oversubscription is None
+    assert by_segment(result) == {"node-leaf": 24_576, "leaf-spine": 1536 * 16, "spine-core": 64 * 54}
+    assert result.tiers[0].placement == {"compute_rack": 1536}
+
+
+def test_top_of_rack_leaf_uplinks_follow_the_ports_used(catalog):
+    """Four HGX H100 per rack would fill an SN5600 leaf's 64 x 400G down links; two per rack use
+    16 of them. At 1:1 the leaf cables 16 x 400G uplinks (its 800G up ports split in two), not
+    the 64 a full leaf has; at 3:1, floor(16 / 3) = 5 uplinks: 3.2:1 delivered, 4 would give 4:1
+    and 6 would give 2.67:1."""
+    group = EndpointGroup("hgx-h100", 64, 8, 400)
+    spec = FabricSpec(switch="sn5600", leaf_placement="top_of_rack")
+    result = plan_fabric("compute", spec, [group], catalog, nodes_per_rack=2, gpus_per_node=8)
+    leaf = result.tiers[0]
+    assert (leaf.switches, leaf.up_links_per_switch, leaf.oversubscription) == (32, 16, 1.0)
+    assert by_segment(result)["leaf-spine"] == 32 * 16
+    spec = replace(spec, oversubscription=OversubscriptionSpec(leaf=3))
+    leaf = plan_fabric("compute", spec, [group], catalog, nodes_per_rack=2, gpus_per_node=8).tiers[0]
+    assert (leaf.up_links_per_switch, leaf.oversubscription) == (5, 3.2)
+
+
+def test_delivered_ratio_is_at_least_the_request_within_one_port(catalog):
+    """128 DGX H100 on QM9700 at 2:1: a leaf has ceil(64 x 2 / 3) = 43 ports down and 21 up;
+    full leaves use 43 and cable floor(43 / 2) = 21 uplinks: 2.048:1 (22 would give 1.95:1)."""
+    spec = FabricSpec(switch="qm9700", oversubscription=OversubscriptionSpec(leaf=2))
+    leaf = plan_fabric("compute", spec, [EndpointGroup("dgx-h100", 128, 8, 400)], catalog).tiers[0]
+    assert (leaf.down_links_per_switch, leaf.up_links_per_switch) == (43, 21)
+    assert leaf.oversubscription == pytest.approx(43 / 21)
+    assert 43 / 22 < 2 <= leaf.oversubscription
+
+
+def test_gb200_nvl72_rails_follow_the_compute_tray(catalog):
+    """One scalable unit of 8 GB200 NVL72 racks: 8 x 18 = 144 compute trays of 4 x 400G NICs
+    (NVIDIA DGX GB200 user guide: 4 ConnectX-7 per tray), so 4 rails, not 72. QM9700 leaves of
+    32 down: units of 32 trays, ceil(144 / 32) = 5 units, 20 leaves; 576 links. Leaves in the
+    last unit hold 16 trays; the fullest hold 32 and cable 32 uplinks. Spines: ceil(20 x 32 / 64)
+    = 10 -> 16 (divides 32), 2 links per pair. Two tiers and 36 switches, not three tiers and 200."""
+    system = catalog.systems["gb200-nvl72"]
+    group = system_endpoints(system, 8, "compute")
+    assert (group.count, group.ports_per_endpoint, group.trays, group.rails) == (8, 72, 18, 4)
+    result = plan_fabric("compute", FabricSpec(switch="qm9700"), [group], catalog, gpus_per_node=72)
+    assert result.rails == 4 and result.scalable_units == 5
+    assert by_role(result) == {"leaf": 20, "spine": 16}
+    assert by_segment(result) == {"node-leaf": 576, "leaf-spine": 20 * 32}
+    assert result.tier_count == 2
+    assert not any("rails" in warning for warning in result.warnings)
+
+
+def test_pods_must_hold_whole_scalable_units(catalog):
+    spec = FabricSpec(switch="qm9700", leaves_per_pod=12)
+    with pytest.raises(ScenarioError) as caught:
+        plan_fabric("compute", spec, [EndpointGroup("dgx-h100", 256, 8, 400)], catalog)
+    (error,) = caught.value.errors
+    assert error.path == "fabrics.compute.leaves_per_pod"
+    assert "whole scalable units of 8 leaves" in error.message and "8 or 16" in error.message
+
+
+def test_pods_beyond_a_spine_reach_say_so(catalog):
+    spec = FabricSpec(switch="qm9700", leaves_per_pod=64, tiers=3)
+    with pytest.raises(InfeasibleError) as caught:
+        plan_fabric("compute", spec, [EndpointGroup("dgx-h100", 512, 8, 400)], catalog)
+    (error,) = caught.value.errors
+    assert error.path == "fabrics.compute.leaves_per_pod"
+    assert "reaches at most 32 leaves" in error.message
+
+
+def test_smaller_pods_than_a_spine_reaches(catalog):
+    """256 DGX H100 = 2,048 links: 8 units of 8 QM9700 leaves, 64 leaves, which two tiers reach
+    (k^2/2 = 2,048). In pods of 32 leaves: 2 pods under a core tier. A spine at 1:1 has 32 down:
+    ceil(32 x 32 / 32) = 32 spines per pod, one link per pair, 32 uplinks each. Core group i
+    takes spine i of both pods: ceil(2 x 32 / 64) = 1 core with 32 links from each; 32 cores."""
+    group = EndpointGroup("dgx-h100", 256, 8, 400)
+    assert plan_fabric("compute", FabricSpec(switch="qm9700"), [group], catalog).tier_count == 2
+    result = plan_fabric("compute", FabricSpec(switch="qm9700", leaves_per_pod=32), [group], catalog)
+    assert result.tier_count == 3 and result.pods == 2 and result.leaves_per_pod == 32
+    assert (result.spines_per_pod, result.cores_per_group) == (32, 1)
+    assert by_role(result) == {"leaf": 64, "spine": 64, "core": 32}
