@@ -42,6 +42,17 @@ class NicSpec:
     role: NicRole = spec_field(help="compute (GPU back-end), storage, inband (front-end) or oob.")
     count: int = spec_field(minimum=1, maximum=1024, help="Ports of this role per system.")
     gbps: float = spec_field(unit="Gb/s", minimum=0, exclusive_minimum=True, maximum=10_000)
+    ports_per_cage: int = spec_field(
+        1,
+        minimum=1,
+        maximum=8,
+        help="NIC ports that share one cage and one module: 2 for a DGX H100's twin-port OSFP "
+        "compute cages (8 ports, 4 modules).",
+    )
+
+    def problems(self):
+        if self.count % self.ports_per_cage:
+            yield "ports_per_cage", f"must divide the {self.count} {self.role} ports evenly"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,12 +73,30 @@ class SystemSpec(PartSpec):
     dense_fp8_tflops_per_gpu: float | None = spec_field(None, unit="TFLOPS", minimum=0, maximum=1e6)
     rack_scale: bool = spec_field(False, help="The system is a whole rack (e.g. GB200 NVL72).")
     liquid_cooling_required: bool = spec_field(False)
+    compute_trays: int = spec_field(
+        1,
+        minimum=1,
+        maximum=1024,
+        help="Trays the system divides into whose compute NICs are rail-aligned "
+        "(GB200/GB300 NVL72: 18 trays of 4 NICs); 1 for a server.",
+    )
+    nic_optics_in_power: bool = spec_field(
+        True,
+        help="The system's maximum power already includes the modules plugged into its NIC cages "
+        "(so the plan does not charge them again).",
+    )
 
     def problems(self):
         yield from super().problems()
         roles = [nic.role for nic in self.nics]
         for role in sorted({role for role in roles if roles.count(role) > 1}):
             yield "nics", f"lists the role '{role}' more than once"
+        compute = self.nic("compute")
+        if compute is not None and compute.count % self.compute_trays:
+            yield "compute_trays", (
+                f"must divide the {compute.count} compute NIC ports evenly "
+                f"({self.compute_trays} trays)"
+            )
 
     def nic(self, role: str) -> NicSpec | None:
         return next((nic for nic in self.nics if nic.role == role), None)

@@ -120,3 +120,22 @@ def test_inline_components_join_the_catalog(catalog):
     check_references(scenario, merged)
     assert merged.systems["host-1g"].nic("compute").gbps == 1.0
     assert "host-1g" not in catalog.systems
+
+
+def test_compute_trays_and_ports_per_cage_must_divide_the_compute_ports():
+    """An NVL72 rack has 18 trays of 4 compute NICs; a DGX H100 has 8 NIC ports in 4 twin-port
+    cages. A count that does not share out evenly is refused, naming the field."""
+    system = {"slug": "rack-1", "name": "r", "gpus": 72, "power_kw": 132, "rack_units": 48,
+              "weight_kg": 1360, "price_usd": 1, "compute_trays": 18,
+              "nics": [{"role": "compute", "count": 70, "gbps": 400, "ports_per_cage": 4}]}
+    document = {**MINIMAL, "components": {"systems": [system]}}
+    errors = errors_of(document)
+    assert errors == {"components.systems[0].nics[0].ports_per_cage": ["must divide the 70 compute ports evenly"]}
+    system["nics"][0].update(count=70, ports_per_cage=2)
+    assert errors_of(document) == {
+        "components.systems[0].compute_trays": ["must divide the 70 compute NIC ports evenly (18 trays)"]
+    }
+    system["nics"][0]["count"] = 72
+    scenario = read_scenario(document)
+    (parsed,) = scenario.components.systems
+    assert (parsed.compute_trays, parsed.nic("compute").ports_per_cage, parsed.nic_optics_in_power) == (18, 2, True)
