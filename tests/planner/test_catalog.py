@@ -17,7 +17,9 @@ REQUIRED_SLUGS = {
     },
     "switches": {"qm9700", "q3400", "sn5600", "sn2201", "th5-64x800", "sn4600c"},
     "transceivers": {"qsfp56-200g-sr4", "qsfp28-100g-sr4", "sfp28-25g-sr", "sfp-plus-10g-sr"},
-    "cables": {"aoc-100g-qsfp28", "aoc-200g-qsfp56", "aoc-400g", "dac-100g-qsfp28", "dac-200g-qsfp56"},
+    "cables": {
+        "aoc-100g-qsfp28", "aoc-200g-qsfp56", "aoc-400g", "dac-100g-qsfp28", "dac-200g-qsfp56",
+    },
     "cooling_types": {"air", "rear_door", "direct_liquid", "immersion"},
 }
 
@@ -51,8 +53,8 @@ def test_compute_trays_and_nic_cages_as_the_vendors_build_them(catalog):
     8 compute ConnectX-7 (2 ports a cage). DGX B300: 8 OSFP ports for 8 ConnectX-8 (1 a cage)."""
     systems = catalog.systems
     for slug in ("gb200-nvl72", "gb300-nvl72"):
-        compute = systems[slug].nic("compute")
-        assert (systems[slug].compute_trays, compute.count // systems[slug].compute_trays) == (18, 4)
+        trays = systems[slug].compute_trays
+        assert (trays, systems[slug].nic("compute").count // trays) == (18, 4)
     for slug in ("dgx-h100", "dgx-h200", "dgx-b200"):
         compute = systems[slug].nic("compute")
         assert (compute.count, compute.ports_per_cage) == (8, 2)
@@ -67,7 +69,8 @@ def test_the_spine_and_in_band_switches_split_as_documented(catalog):
     modular spine is a chassis."""
     switches = catalog.switches
     assert switches["sn5600"].split == (1, 2, 4)
-    assert (switches["sn4600c"].ports, switches["sn4600c"].port_gbps, switches["sn4600c"].rack_units) == (64, 100, 2)
+    sn4600c = switches["sn4600c"]
+    assert (sn4600c.ports, sn4600c.port_gbps, sn4600c.rack_units) == (64, 100, 2)
     assert switches["arista-7808r3"].modular and switches["arista-7808r3"].port_gbps == 400
 
 
