@@ -130,12 +130,17 @@ def test_compute_trays_and_ports_per_cage_must_divide_the_compute_ports():
               "nics": [{"role": "compute", "count": 70, "gbps": 400, "ports_per_cage": 4}]}
     document = {**MINIMAL, "components": {"systems": [system]}}
     errors = errors_of(document)
-    assert errors == {"components.systems[0].nics[0].ports_per_cage": ["must divide the 70 compute ports evenly"]}
+    assert errors == {
+        "components.systems[0].nics[0].ports_per_cage": ["must divide the 70 compute ports evenly"]
+    }
     system["nics"][0].update(count=70, ports_per_cage=2)
     assert errors_of(document) == {
-        "components.systems[0].compute_trays": ["must divide the 70 compute NIC ports evenly (18 trays)"]
+        "components.systems[0].compute_trays": [
+            "must divide the 70 compute NIC ports evenly (18 trays)"
+        ]
     }
     system["nics"][0]["count"] = 72
     scenario = read_scenario(document)
     (parsed,) = scenario.components.systems
-    assert (parsed.compute_trays, parsed.nic("compute").ports_per_cage, parsed.nic_optics_in_power) == (18, 2, True)
+    compute = parsed.nic("compute")
+    assert (parsed.compute_trays, compute.ports_per_cage, parsed.nic_optics_in_power) == (18, 2, True)
