@@ -22,7 +22,9 @@ def system_endpoints(system: SystemSpec, systems: int, role: str) -> EndpointGro
     if nic is None or systems <= 0:
         return None
     trays = system.compute_trays if role == "compute" else 1
-    return EndpointGroup(system.slug, systems, nic.count, nic.gbps, nic.ports_per_cage, trays)
+    return EndpointGroup(
+        system.slug, systems, nic.count, nic.gbps, nic.ports_per_cage, system.nic_optics_in_power, trays
+    )
 
 
 def fabric_manager_endpoints(ports: int, port_gbps: float) -> EndpointGroup | None:

@@ -27,8 +27,9 @@ from fabric.solver.figures import (
     switch_power_kw,
 )
 from fabric.solver.interfaces import EndpointGroup, LengthShare
-from fabric.solver.layout import FabricContext, PlaneLayout, PortEnd, SegmentLayout
+from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout
 from fabric.solver.media import CableChoice, cable_for_link, module_for_port
+from fabric.solver.parts import TransceiverSpec
 from fabric.solver.ports import port_split_ways
 from fabric.solver.rail_only import rail_only_layout
 from fabric.solver.results import (
@@ -180,13 +181,17 @@ def _fabric_result(
     spec, planes = context.spec, context.spec.planes
     warnings = list(speed_warnings) + list(layout.warnings)
     tiers = tuple(_tier_result(tier, planes) for tier in layout.tiers)
-    links, modules, cables, optics_w = [], {}, {}, 0.0
+    links, modules, cables, optics_w = [], {}, {}, {}
+    holders = _module_holders(context, layout)
     for segment in layout.segments:
         link, segment_modules, segment_cables, watts, problems = _segment_links(
             segment, planes, spec, catalog, measured_lengths.get(segment.run)
         )
         links.append(link)
-        optics_w += watts
+        for end, end_watts in zip((segment.from_, segment.to), watts):
+            device = holders.get(end)
+            if device is not None and end_watts:
+                optics_w[device] = optics_w.get(device, 0.0) + end_watts
         for sku, quantity in segment_modules.items():
             modules[sku] = modules.get(sku, 0) + quantity
         for key, count in segment_cables.items():
@@ -227,7 +232,8 @@ def _fabric_result(
         gpus_per_leaf=gpus_per_leaf(layout.endpoint_links_per_leaf, gpus_per_node, primary.ports_per_endpoint),
         nodes_per_leaf=layout.nodes_per_leaf,
         switch_power_kw=sum(tier.power_kw for tier in tiers),
-        optics_power_kw=optics_w / W_PER_KW,
+        optics_power_kw=sum(optics_w.values()) / W_PER_KW,
+        optics_power_kw_by_device={device: watts / W_PER_KW for device, watts in optics_w.items()},
         scalable_units=layout.scalable_units,
         pods=layout.pods,
         rails=primary.rails,
@@ -241,6 +247,18 @@ def _fabric_result(
         ),
         warnings=tuple(warnings),
     )
+
+
+def _module_holders(context: FabricContext, layout: PlaneLayout) -> dict[str, str]:
+    """The catalog slug that draws the power of the modules at each end of a segment: the switch
+    of a tier (by role), or an endpoint device unless its rated power already includes the
+    modules in its cages (`SystemSpec.nic_optics_in_power`; storage systems and appliances are
+    rated with their NICs). Ends left out are not charged again."""
+    holders = {tier.role: tier.switch.slug for tier in layout.tiers}
+    for index, group in enumerate(context.endpoints):
+        if not group.optics_in_power:
+            holders["node" if index == 0 else group.name] = group.name
+    return holders
 
 
 def _tier_result(tier, planes: int) -> TierResult:
@@ -281,32 +299,35 @@ def _segment_links(
     spec: FabricSpec,
     catalog: "CatalogSnapshot",
     lengths: tuple[LengthShare, ...] | None = None,
-) -> tuple[LinkResult, dict[str, int], dict[tuple, int], float, list[str]]:
-    """The cables, modules and optics power of one segment, all planes: each share of its links
-    gets the medium its length needs (`lengths` measured on the floor, else the assumed length);
-    and warnings where the catalog has no cable or transceiver."""
+) -> tuple[LinkResult, dict[str, int], dict[tuple, int], tuple[float, float], list[str]]:
+    """The cables, modules and optics power [W] at the lower and upper end of one segment, all
+    planes: each share of its links gets the medium its length needs (`lengths` measured on the
+    floor, else the assumed length); and warnings where the catalog has no cable or transceiver."""
     measured = lengths is not None
     lengths = lengths or (LengthShare(segment.length_m, 1.0),)
-    modules: dict[str, int] = {}
     cables: dict[tuple, int] = {}
     media_counts: dict[str, int] = {}
-    watts = 0.0
+    watts = [0.0, 0.0]
+    needs: list[tuple[int, TransceiverSpec, float]] = []
     problems = []
     for share, links_per_plane in zip(lengths, split_by_shares(segment.links, lengths)):
         if not links_per_plane and cables:
             continue
         links = links_per_plane * planes
-        choice, share_modules, share_watts, problem = _links_of_length(
+        choice, share_needs, share_watts, problem = _links_of_length(
             segment, share.length_m, links_per_plane, planes, spec, catalog
         )
-        for sku, quantity in share_modules.items():
-            modules[sku] = modules.get(sku, 0) + quantity
+        needs += share_needs
         key = (choice.media, choice.cable, choice.cable_length_m)
         cables[key] = cables.get(key, 0) + links
         media_counts[choice.media] = media_counts.get(choice.media, 0) + links
-        watts += share_watts
+        watts = [total + share for total, share in zip(watts, share_watts)]
         if problem and problem not in problems:
             problems.append(problem)
+    modules: dict[str, int] = {}
+    for side, module, count in _whole_modules(needs, planes, segment.lower_is_nic):
+        modules[module.slug] = modules.get(module.slug, 0) + count
+        watts[side] += optics_power_w(count, module.power_w)
     (media, cable, cable_length_m), _ = max(cables.items(), key=lambda item: item[1])
     link = LinkResult(
         from_=segment.from_, to=segment.to, count=segment.links * planes, segment=segment.segment,
@@ -315,17 +336,18 @@ def _segment_links(
         media=media, media_counts=media_counts, cable=cable, cable_length_m=cable_length_m,
         transceivers=sum(modules.values()),
     )
-    return link, modules, cables, watts, problems
+    return link, modules, cables, tuple(watts), problems
 
 
 def _links_of_length(
     segment: SegmentLayout, length_m: float, links_per_plane: int, planes: int, spec: FabricSpec,
     catalog: "CatalogSnapshot",
-) -> tuple[CableChoice, dict[str, int], float, str | None]:
-    """Medium, modules and optics power for `links_per_plane` links of one length."""
+) -> tuple[CableChoice, list[tuple[int, TransceiverSpec, float]], tuple[float, float], str | None]:
+    """Medium, the modules each end needs (side 0 lower, 1 upper; module; cages' worth of links)
+    and the active cables' power [W] at each end, for `links_per_plane` links of one length."""
     choice = cable_for_link(length_m, segment.gbps, catalog.cables, spec.optical_media)
-    modules: dict[str, int] = {}
-    watts = 0.0
+    needs = []
+    watts = [0.0, 0.0]
     problem = None
     if choice.media == "fiber" and choice.cable is not None:
         lower = module_for_port(catalog.transceivers, segment.lower.module_gbps,
@@ -337,32 +359,45 @@ def _links_of_length(
         choice = cable_for_link(length_m, segment.gbps, catalog.cables, spec.optical_media,
                                 module_reach_m=min(reaches) if reaches else None)
         ends = ((lower, segment.lower, segment.lower_is_nic), (upper, segment.upper, False))
-        for module, end, is_nic in ends:
+        for side, (module, end, is_nic) in enumerate(ends):
             if module is None:
                 problem = (
                     f"No transceiver in the catalog fits a {end.module_gbps:g} Gb/s port reaching "
                     f"{length_m:g} m on the {segment.segment} links; they are counted without optics."
                 )
                 continue
-            count = _modules_at_end(links_per_plane, planes, end, is_nic)
-            modules[module.slug] = modules.get(module.slug, 0) + count
-            watts += optics_power_w(count, module.power_w)
+            links = links_per_plane * planes if is_nic else links_per_plane
+            needs.append((side, module, links / end.links_per_module))
     elif choice.cable is not None:
-        watts += active_cable_power_w(links_per_plane * planes, catalog.cables[choice.cable].power_w)
+        per_end = active_cable_power_w(links_per_plane * planes, catalog.cables[choice.cable].power_w) / 2
+        watts = [per_end, per_end]
     else:
         problem = (
             f"No cable in the catalog carries {segment.gbps:g} Gb/s over {length_m:g} m for the "
             f"{segment.segment} links."
         )
-    return choice, modules, watts, problem
+    return choice, needs, tuple(watts), problem
 
 
-def _modules_at_end(links_per_plane: int, planes: int, end: PortEnd, is_nic: bool) -> int:
-    """Modules on one end: a NIC port holds one module for all its planes' links; a switch cage
-    one module for its ports (and their splits), per plane."""
-    if is_nic:
-        return math.ceil(links_per_plane * planes / end.links_per_module)
-    return planes * math.ceil(links_per_plane / end.links_per_module)
+def _whole_modules(
+    needs: list[tuple[int, TransceiverSpec, float]], planes: int, lower_is_nic: bool
+) -> list[tuple[int, TransceiverSpec, int]]:
+    """Whole modules per end from the cages' worth of links each length needs: an end's cages are
+    filled one after the other, so it takes ceil(its total) modules, shared out over the lengths
+    by largest remainders (a DGX H100's 8 ports in 4 twin cages: 4 modules, however its links'
+    lengths split). A NIC cage serves all planes' links; a switch cage one plane's, so switch
+    ends count per plane."""
+    whole = []
+    for side in (0, 1):
+        mine = [(module, exact) for end, module, exact in needs if end == side]
+        total = math.ceil(sum(exact for _, exact in mine) - 1e-9)
+        counts = [math.floor(exact) for _, exact in mine]
+        order = sorted(range(len(mine)), key=lambda index: counts[index] - mine[index][1])
+        for index in order[: total - sum(counts)]:
+            counts[index] += 1
+        per_plane = 1 if side == 0 and lower_is_nic else planes
+        whole += [(side, module, count * per_plane) for (module, _), count in zip(mine, counts) if count]
+    return whole
 
 
 def _rail_warnings(context: FabricContext, gpus_per_node: int) -> list[str]:

@@ -32,6 +32,9 @@ class EndpointGroup:
     port_gbps: float
     ports_per_cage: int = 1
     """Ports that share one cage and one module (a DGX H100's twin-port OSFP: 2)."""
+    optics_in_power: bool = True
+    """The device's rated power includes the modules in its cages (storage systems, appliances;
+    a system says so in `SystemSpec.nic_optics_in_power`)."""
     trays: int = 1
     """Trays a device divides into, each with ports_per_endpoint / trays rail-aligned ports (a
     GB200 NVL72: 18 compute trays of 4 NICs)."""

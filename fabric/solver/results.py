@@ -123,7 +123,8 @@ class FabricResult:
     nodes_per_leaf: int
     switch_power_kw: float
     optics_power_kw: float
-    """Transceivers and active cables."""
+    """Transceivers and active cables, where the device that holds them is not rated with them
+    (a system whose maximum power includes its NIC modules is not charged again)."""
     scalable_units: int
     """Rail-optimized units (one leaf per rail), or top-of-rack racks; 0 otherwise."""
     pods: int
@@ -134,6 +135,8 @@ class FabricResult:
     spines_per_pod: int = 0
     cores_per_group: int = 0
     """Cores that spine i of every pod connects to."""
+    optics_power_kw_by_device: dict[str, float] = field(default_factory=dict)
+    """optics_power_kw by the catalog slug of the switch or system that holds the modules."""
     dragonfly: DragonflyResult | None = None
     warnings: tuple[str, ...] = ()
 

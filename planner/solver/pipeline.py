@@ -119,11 +119,13 @@ def _fabrics_and_racks(
             scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
             measured_lengths,
         )
+        optics_kw = optics_kw_by_device(fabrics)
+        rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
         facility = racks_and_power(
-            compute.total_nodes, system, scenario.racks, scenario.facility, catalog,
+            compute.total_nodes, rated, scenario.racks, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=storage_system_counts(storage),
-            optics_kw=sum(fabric.optics_power_kw for fabric in fabrics.values()),
+            optics_kw_by_switch=optics_kw,
         )
         return fabrics, facility
 
@@ -139,6 +141,17 @@ def _fabrics_and_racks(
         specs = {name: (getattr(scenario.fabrics, name), fabric.pods) for name, fabric in fabrics.items()}
         fabrics, facility = fabrics_then_racks(measured_link_lengths(floor, scenario.racks, specs))
     return fabrics, facility
+
+
+def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:
+    """The modules' power [kW] by the slug of the switch or system that holds them, all fabrics.
+    A system's share (only when its rating leaves its NIC modules out) is added to its power,
+    the switches' to theirs: each module draws in the rack where it is plugged in."""
+    totals: dict[str, float] = {}
+    for fabric in fabrics.values():
+        for device, kw in fabric.optics_power_kw_by_device.items():
+            totals[device] = totals.get(device, 0.0) + kw
+    return totals
 
 
 def _compute_spec(scenario: ScenarioSpec, system: SystemSpec):

@@ -47,17 +47,18 @@ def it_kw_by_category(
     catalog: "CatalogSnapshot",
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
-    optics_kw: float = 0.0,
+    optics_kw_by_switch: dict[str, float] | None = None,
 ) -> dict[str, float]:
-    """IT power [kW] at maximum input: compute systems, network (switches and optics),
-    storage systems, management servers."""
+    """IT power [kW] at maximum input: compute systems (with any NIC modules their rating leaves
+    out, see the pipeline), network (switches and the modules in their ports), storage systems,
+    management servers."""
     switches_w = sum(g.count * catalog.switches[g.switch].power_w for g in switch_groups)
     storage_kw = sum(
         (count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0
     )
     return {
         "compute": float(total_nodes * system.power_kw),
-        "network": switches_w / 1_000 + optics_kw,
+        "network": switches_w / 1_000 + sum((optics_kw_by_switch or {}).values()),
         "storage": storage_kw,
         "management": float(racks.management_servers * racks.management_server_kw),
     }
@@ -72,17 +73,18 @@ def racks_and_power(
     *,
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
-    optics_kw: float = 0.0,
+    optics_kw_by_switch: dict[str, float] | None = None,
 ) -> RacksAndPower:
     """Pack and lay out every rack, size cooling and facility, and list parts and warnings."""
     packed = pack_racks(
         total_nodes, system, racks, catalog,
-        switch_groups=switch_groups, storage_systems=storage_systems, optics_kw=optics_kw,
+        switch_groups=switch_groups, storage_systems=storage_systems,
+        optics_kw_by_switch=optics_kw_by_switch,
         facility=facility, reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
     )
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
     it_kw = it_kw_by_category(
-        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw
+        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch
     )
     pdus = sum(group.pdus * group.count for group in packed.per_rack)
     power = size_facility(it_kw, cooling, facility, pdus=pdus)

@@ -289,7 +289,7 @@ def pack_racks(
     *,
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
-    optics_kw: float = 0.0,
+    optics_kw_by_switch: dict[str, float] | None = None,
     facility: FacilitySpec = FacilitySpec(),
     reserved_u_per_compute_rack: int = 0,
 ) -> RacksResult:
@@ -298,11 +298,12 @@ def pack_racks(
     - `switch_groups` come from the fabric engine (an empty list when there are no fabrics);
       their placement says whether they sit in compute, network or storage racks.
     - `storage_systems` are (catalog slug, count) pairs from storage sizing.
-    - `optics_kw` is the power of all optical modules; it is shared evenly over the switches.
+    - `optics_kw_by_switch`: the power of the modules in each switch model's ports, all of that
+      model's switches together; it is shared over them.
     - `reserved_u_per_compute_rack`: rack units taken in every compute rack by equipment
       other than systems and switches (e.g. an in-rack CDU).
     """
-    equipment = switch_equipment(switch_groups, catalog, optics_kw)
+    equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
     in_compute = _switch_totals(switch_groups, "compute_rack")
     result = pack_compute_racks_with_switches(
         total_nodes, system, racks, catalog, in_compute, equipment, reserved_u_per_compute_rack

@@ -6,7 +6,7 @@ left. Counts are handled in bulk (whole racks at a time), so ten thousand switch
 than ten.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,12 +40,17 @@ class Equipment:
 
 
 def switch_equipment(
-    switch_groups: Sequence[SwitchGroup], catalog: "CatalogSnapshot", optics_kw: float = 0.0
+    switch_groups: Sequence[SwitchGroup],
+    catalog: "CatalogSnapshot",
+    optics_kw_by_switch: Mapping[str, float] | None = None,
 ) -> dict[str, Equipment]:
-    """Each switch model of the fabrics as equipment; the optics' power is shared evenly over
-    all switches (optics_kw / switches), since each switch carries the modules of its ports."""
-    switch_count = sum(group.count for group in switch_groups)
-    optics_kw_per_switch = optics_kw / switch_count if switch_count else 0.0
+    """Each switch model of the fabrics as equipment, with the power of the modules in its own
+    ports: a model's optics kW (`FabricResult.optics_power_kw_by_device`, all fabrics) over its
+    switches. A management switch with copper ports draws no optics power."""
+    optics_kw_by_switch = optics_kw_by_switch or {}
+    switch_counts: dict[str, int] = {}
+    for group in switch_groups:
+        switch_counts[group.switch] = switch_counts.get(group.switch, 0) + group.count
     equipment = {}
     for group in switch_groups:
         switch = catalog.switches.get(group.switch)
@@ -56,7 +61,7 @@ def switch_equipment(
         weight_kg = switch.weight_kg
         if weight_kg is None:
             weight_kg = SWITCH_WEIGHT_KG_PER_U * switch.rack_units
-        power_kw = switch.power_w / 1_000 + optics_kw_per_switch
+        power_kw = switch.power_w / 1_000 + optics_kw_by_switch.get(switch.slug, 0.0) / switch_counts[switch.slug]
         equipment[switch.slug] = Equipment(
             switch.slug, switch.name, switch.rack_units, power_kw, weight_kg
         )

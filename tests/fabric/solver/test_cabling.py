@@ -150,18 +150,21 @@ def test_dgx_h100_4su_has_the_reference_architecture_cables(catalog, rack_units,
 
 
 def test_dgx_h100_4su_rows_worked_by_hand(catalog, rack_units):
-    """127 DGX, 4 per rack; floor row 0 holds 7 compute racks, the first network rack (r008: 22
-    QM9700, 1 U each, from U48 down), then 8 compute racks; 32 down links per leaf.
+    """127 DGX, 4 per rack; floor row 0 holds 7 compute racks, the first network rack (r008: 27
+    QM9700, 1 U each, from U48 down: the 30 kW budget over 1.09 kW each, the switch and its own
+    modules, the DGX NIC modules being in the DGX's 10.2 kW), then 8 compute racks; row 1 holds 16
+    compute racks; row 2 the second network rack (r033: 21 QM9700) and the last compute rack; the
+    management rack is r035. 32 down links per leaf.
 
     - link j = 8 i + r (system i, NIC r): leaf 8 (q // 32) + r, q = j // 8, port q mod 32 + 1;
     - system 32 (first of unit 2) is the first of compute rack 9, which is r010 on the floor;
     - leaves and spines (one model) share the racks interleaved: leaf m ranks m + ceil((2m - 1) / 4)
-      (0, 2, 3, 5, 6, 8, 9, 11, 12, ...), spine k ranks 3k + 1 (1, 4, 7, ...): ranks 0..21 are
-      r008 from U48 down, 22..43 r024;
+      (0, 2, 3, 5, 6, 8, 9, 11, 12, ...), spine k ranks 3k + 1 (1, 4, 7, ...): ranks 0..26 are
+      r008 from U48 down, 27..47 r033;
     - system 32 (first of unit 2) is the first of compute rack 9, which is r010 on the floor; its
       leaf 8 ranks 12: r008, U48 - 12 = U36, after 8 leaves: r008-leaf-09;
-    - the UFM's links j = 1016..1019: q = 127, leaves 24..27, port 32; leaf 24 ranks 36: r024's
-      slot 14, U34, after 9 leaves of r024 (ranks 23, 24, 26, 27, 29, 30, 32, 33, 35);
+    - the UFM's links j = 1016..1019: q = 127, leaves 24..27, port 32; leaf 24 ranks 36: r033's
+      slot 9, U39, after 6 leaves of r033 (ranks 27, 29, 30, 32, 33, 35);
     - leaf-spine: 32 uplinks (p33..p64) over 16 spines, 2 per spine: p33, p34 -> spine 1 (rank 1:
       r008, U47), p35 -> spine 2 (rank 4: U44).
     """
@@ -170,7 +173,7 @@ def test_dgx_h100_4su_rows_worked_by_hand(catalog, rack_units):
     assert ends[1] == ("r001", 1, "r001-node-01", "compute-p1", "r008", 48, "r008-leaf-01", "p1")
     assert ends[9] == ("r001", 9, "r001-node-02", "compute-p1", "r008", 48, "r008-leaf-01", "p2")
     assert ends[257][2:] == ("r010-node-01", "compute-p1", "r008", 36, "r008-leaf-09", "p1")
-    assert ends[1017][2:] == ("r036-fabric-manager-01", "compute-p1", "r024", 34, "r024-leaf-10", "p32")
+    assert ends[1017][2:] == ("r035-fabric-manager-01", "compute-p1", "r033", 39, "r033-leaf-07", "p32")
     assert ends[1021][2:] == ("r008-leaf-01", "p33", "r008", 47, "r008-spine-01", "p1")
     assert ends[1022][2:] == ("r008-leaf-01", "p34", "r008", 47, "r008-spine-01", "p2")
     assert ends[1023][2:] == ("r008-leaf-01", "p35", "r008", 44, "r008-spine-02", "p1")

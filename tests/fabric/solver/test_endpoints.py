@@ -6,7 +6,8 @@ from fabric.solver.interfaces import EndpointGroup, SwitchGroup
 
 def test_system_endpoints_by_role(catalog):
     dgx = catalog.systems["dgx-h100"]
-    assert system_endpoints(dgx, 128, "compute") == EndpointGroup("dgx-h100", 128, 8, 400)
+    # 8 compute ports in 4 twin-port OSFP cages
+    assert system_endpoints(dgx, 128, "compute") == EndpointGroup("dgx-h100", 128, 8, 400, ports_per_cage=2)
     assert system_endpoints(dgx, 128, "oob") == EndpointGroup("dgx-h100", 128, 1, 1)
     assert system_endpoints(dgx, 0, "compute") is None
 

@@ -71,8 +71,10 @@ def test_nvidia_ra_h100_transceivers_are_counted_per_module(catalog):
     assert result.transceivers == 2560
     parts = {part.sku: part.quantity for part in result.transceiver_parts}
     assert parts == {"osfp-400g-sr4": 1024, "osfp-800g-2xsr4": 1536}
-    # power: 1,024 x 9 W + 1,536 x 15 W = 32.256 kW; switches 48 x 750 W = 36 kW
-    assert result.optics_power_kw == pytest.approx(32.256)
+    # power: the DGX's 1,024 modules are in its 10.2 kW rating; the switches' 1,536 x 15 W =
+    # 23.04 kW; switches 48 x 750 W = 36 kW
+    assert result.optics_power_kw == pytest.approx(23.04)
+    assert result.optics_power_kw_by_device == {"qm9700": pytest.approx(23.04)}
     assert result.switch_power_kw == pytest.approx(36.0)
 
 

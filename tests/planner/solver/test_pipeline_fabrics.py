@@ -19,14 +19,15 @@ def test_plan_carries_tiers_links_and_transceivers(catalog):
     assert [(tier["role"], tier["switches"]) for tier in compute["tiers"]] == [("leaf", 32), ("spine", 16)]
     assert [(link["from"], link["to"], link["count"]) for link in compute["links"]] == [
         ("node", "leaf", 1024), ("leaf", "spine", 1024)]
-    # Lengths measured on the floor: 32 leaves and 16 spines fill 3 network racks, so 3 of the 9
-    # leaf-rack/spine-rack pairs share a rack: 1024 / 3 = 341 leaf-spine links are in-rack DAC,
-    # the other 683 fiber. Every node-leaf run leaves its rack: fiber.
+    # Lengths measured on the floor: 32 leaves and 16 spines fill 2 network racks (27 + 21), so 2
+    # of the 4 leaf-rack/spine-rack pairs share a rack: 1024 / 2 = 512 leaf-spine links are
+    # in-rack DAC, the other 512 fiber. Every node-leaf run leaves its rack: fiber.
     [node_leaf, leaf_spine] = compute["links"]
     assert node_leaf["media_counts"] == {"fiber": 1024} and node_leaf["measured"]
-    assert leaf_spine["media_counts"] == {"dac": 341, "fiber": 683}
-    # 1024 NIC modules + 1024 / 2 twin-port leaf cages + 2 ends x ceil(683 / 2) twin-port cages
-    assert compute["transceivers"] == 1024 + 512 + 2 * 342
+    assert leaf_spine["media_counts"] == {"dac": 512, "fiber": 512}
+    # The DGX's 8 ports sit in 4 twin-port cages: 128 x 4 = 512 NIC modules; 1024 / 2 twin-port
+    # leaf cages; 2 ends x 512 / 2 twin-port cages for the fiber leaf-spine links.
+    assert compute["transceivers"] == 512 + 512 + 2 * 256
     assert (compute["bisection_tbps"], compute["oversubscription"], compute["max_switch_hops"]) == (204.8, 1.0, 3)
     assert compute["gpus_per_leaf"] == 32
     assert compute["switch_power_kw"] == pytest.approx(36.0)
@@ -38,10 +39,10 @@ def test_bom_lists_switches_optics_and_cables(catalog):
     bom = {(line.category, line.sku): line.quantity - line.spares
            for line in plan_scenario(NVIDIA_RA_H100_4SU, catalog).bom}
     assert bom[("network", "qm9700")] == 48
-    assert bom[("optics", "osfp-400g-sr4")] == 1024
-    assert bom[("optics", "osfp-800g-2xsr4")] == 512 + 2 * 342
-    assert bom[("cables", "mpo12-om4")] == 1024 + 683
-    assert bom[("cables", "dac-400g")] == 341
+    assert ("optics", "osfp-400g-sr4") not in bom
+    assert bom[("optics", "osfp-800g-2xsr4")] == 512 + 512 + 2 * 256
+    assert bom[("cables", "mpo12-om4")] == 1024 + 512
+    assert bom[("cables", "dac-400g")] == 512
 
 
 def test_fabric_switches_reach_the_racks_and_the_power(catalog):
@@ -107,3 +108,23 @@ def test_bad_fabric_input_through_the_pipeline(catalog):
     with pytest.raises(InfeasibleError) as caught:
         plan_scenario(document, catalog)
     assert list(caught.value.as_dict()) == ["fabrics.compute.tiers"]
+
+
+def test_nic_modules_draw_in_the_system_only_when_its_rating_leaves_them_out(catalog):
+    """The DGX H100's 10.2 kW includes its 4 twin-port NIC modules (15 W each). A system rated
+    without them is charged 4 x 15 W = 0.06 kW more per node in its compute rack; the switches'
+    own modules stay with the switches either way."""
+    dgx = catalog.systems["dgx-h100"]
+    rated_without = {**{field: getattr(dgx, field) for field in ("name", "gpus", "power_kw", "rack_units",
+                                                                  "weight_kg", "price_usd")},
+                     "slug": "dgx-h100-bare", "nic_optics_in_power": False,
+                     "nics": [{"role": "compute", "count": 8, "gbps": 400, "ports_per_cage": 2}]}
+    document = {**NVIDIA_RA_H100_4SU, "compute": {"system": "dgx-h100-bare", "nodes": 128},
+                "components": {"systems": [rated_without]}}
+    bare = plan_scenario(document, catalog)
+    with_dgx = plan_scenario({**NVIDIA_RA_H100_4SU, "compute": {"system": "dgx-h100", "nodes": 128}}, catalog)
+    module_w = catalog.transceivers["osfp-800g-2xsr4"].power_w
+    extra_kw = bare.power.it_kw_by_category["compute"] - with_dgx.power.it_kw_by_category["compute"]
+    assert extra_kw == pytest.approx(128 * 4 * module_w / 1000)
+    assert bare.fabrics["compute"].optics_power_kw_by_device["dgx-h100-bare"] == pytest.approx(extra_kw)
+    assert bare.power.it_kw_by_category["network"] == pytest.approx(with_dgx.power.it_kw_by_category["network"])

@@ -67,7 +67,7 @@ def test_a_segment_without_links_still_names_its_medium(catalog):
                             run="leaf_to_spine_m")
     shares = (LengthShare(1.0, 0.5), LengthShare(20.0, 0.5))
     link, modules, cables, watts, problems = _segment_links(segment, 1, FabricSpec(switch="qm9700"), catalog, shares)
-    assert (link.count, sum(cables.values()), watts, problems) == (0, 0, 0.0, [])
+    assert (link.count, sum(cables.values()), watts, problems) == (0, 0, (0.0, 0.0), [])
     assert link.media and modules == {}
 
 

@@ -81,13 +81,17 @@ def test_mixed_layout_by_hand(catalog):
     assert {category for category, _ in lines} == {"racks", "power", "cooling"}
 
 
-def test_optics_power_is_shared_over_the_switches(catalog):
-    groups = [SwitchGroup("compute", "leaf", "qm9700", 40, "network_rack")]
-    result = plan(catalog, "dgx-h100", 32, switch_groups=groups, optics_kw=20.0)
-    network = [group for group in result.racks.per_rack if group.kind == "network"]
+def test_optics_power_is_shared_over_the_switches_that_hold_it(catalog):
+    groups = [SwitchGroup("compute", "leaf", "qm9700", 40, "network_rack"),
+              SwitchGroup("oob", "leaf", "sn2201", 2, "network_rack")]
+    result = plan(catalog, "dgx-h100", 32, switch_groups=groups, optics_kw_by_switch={"qm9700": 20.0})
+    oob = [group for group in result.racks.per_rack if group.kind == "network" and group.fabric == "oob"]
+    # the copper management switches draw only their own power
+    assert oob[0].it_kw == pytest.approx(2 * catalog.switches["sn2201"].power_w / 1000)
+    network = [group for group in result.racks.per_rack if group.kind == "network" and group.fabric == "compute"]
     # 40 x (0.75 + 20 / 40) = 50 kW: 30 kW racks hold floor(30 / 1.25) = 24 -> racks of 24 and 16
-    assert result.power.it_kw_by_category["network"] == pytest.approx(50.0)
-    assert [group.contents[0].count for group in network] == [24, 16] and result.racks.network == 2
+    assert result.power.it_kw_by_category["network"] == pytest.approx(50.0 + oob[0].it_kw)
+    assert [group.contents[0].count for group in network] == [24, 16] and result.racks.network == 3
 
 
 def test_a_rack_scale_system_is_not_bought_an_enclosure(catalog):
