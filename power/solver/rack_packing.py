@@ -270,7 +270,7 @@ def compute_rack_groups(
                 count=end - start,
                 rack_type=rack_type,
                 contents=tuple(items),
-                units_used=min(units, usable_u) if system.rack_scale else units,
+                units_used=units,
                 usable_u=usable_u,
                 it_kw=nodes * system.power_kw + sum(n * part.power_kw for n, part in switches),
                 equipment_weight_kg=nodes * system.weight_kg
@@ -305,6 +305,14 @@ def pack_racks(
     """
     equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
     in_compute = _switch_totals(switch_groups, "compute_rack")
+    if system.rack_scale and in_compute:
+        fabric = next(group.fabric for group in switch_groups if group.placement == "compute_rack")
+        raise InfeasibleError.at(
+            f"fabrics.{fabric}.leaf_placement",
+            f"a {system.name} fills its own {system.rack_units} U rack: there is no room for "
+            f"top-of-rack switches in it; choose rail_optimized, which stands the leaves in network "
+            f"racks beside the systems",
+        )
     result = pack_compute_racks_with_switches(
         total_nodes, system, racks, catalog, in_compute, equipment, reserved_u_per_compute_rack
     )

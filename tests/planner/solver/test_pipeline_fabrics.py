@@ -128,3 +128,18 @@ def test_nic_modules_draw_in_the_system_only_when_its_rating_leaves_them_out(cat
     assert extra_kw == pytest.approx(128 * 4 * module_w / 1000)
     assert bare.fabrics["compute"].optics_power_kw_by_device["dgx-h100-bare"] == pytest.approx(extra_kw)
     assert bare.power.it_kw_by_category["network"] == pytest.approx(with_dgx.power.it_kw_by_category["network"])
+
+
+def test_no_top_of_rack_switch_in_a_rack_scale_system(catalog):
+    """A GB200 NVL72 is its own 48 U rack: a top-of-rack leaf would stand above its top U."""
+    document = {"name": "NVL72 ToR", "compute": {"system": "gb200-nvl72", "nodes": 8},
+                "racks": {"power_budget_kw": 140, "cooling": "direct_liquid"},
+                "fabrics": {"compute": {"switch": "qm9700", "leaf_placement": "top_of_rack"}}}
+    with pytest.raises(InfeasibleError) as caught:
+        plan_scenario(document, catalog)
+    (error,) = caught.value.errors
+    assert error.path == "fabrics.compute.leaf_placement"
+    assert "no room for top-of-rack switches" in error.message and "rail_optimized" in error.message
+    document["fabrics"]["compute"]["leaf_placement"] = "rail_optimized"
+    plan = plan_scenario(document, catalog)
+    assert all(group.units_used <= group.usable_u for group in plan.racks.per_rack)
