@@ -265,6 +265,8 @@ def _tier_result(tier, planes: int) -> TierResult:
     ports_per_switch = tier.switch.ports + tier.switch.uplink_ports
     switches = tier.switches * planes
     used = tier.ports_used * planes
+    active_ports = math.ceil(tier.down_links_per_switch / tier.split)
+    reserved = switches * max(tier.down_ports - active_ports, 0) if tier.reserved_links_per_switch else 0
     return TierResult(
         role=tier.role,
         switches=switches,
@@ -272,7 +274,7 @@ def _tier_result(tier, planes: int) -> TierResult:
         placement={where: count * planes for where, count in tier.placement.items() if count},
         ports_per_switch=ports_per_switch,
         ports_used=used,
-        ports_free=switches * ports_per_switch - used,
+        ports_free=switches * ports_per_switch - used - reserved,
         down_links_per_switch=tier.down_links_per_switch,
         up_links_per_switch=tier.up_links_per_switch,
         power_kw=switch_power_kw(switches, tier.switch.power_w),
@@ -280,6 +282,8 @@ def _tier_result(tier, planes: int) -> TierResult:
         split=tier.split,
         up_split=tier.up_split,
         oversubscription=tier.oversubscription,
+        reserved_links_per_switch=tier.reserved_links_per_switch,
+        ports_reserved=reserved,
     )
 
 

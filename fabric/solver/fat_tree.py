@@ -49,7 +49,9 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
     link_gbps = context.link_gbps
     up_gbps = spec.inter_switch_gbps or link_gbps
     total_links = context.endpoint_links
-    single = switch_ports(switch, link_gbps, spec.oversubscription.leaf, has_uplinks=False)
+    single = switch_ports(
+        switch, link_gbps, spec.oversubscription.leaf, False, reserved_links=spec.backup_ports
+    )
     pods_asked = spec.leaves_per_pod is not None
     if spec.tiers == "auto" and total_links <= single.down_links and not pods_asked:
         counts = single_switch_counts()
@@ -57,7 +59,7 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
         if spec.leaf_placement == "top_of_rack" and context.nodes_per_rack:
             leaves = LeafCount(1, 1, 1, 1, total_links, context.endpoints[0].count, 1)
         return _layout(context, counts, leaves, single, None, None, None, leaf_role)
-    leaf = switch_ports(switch, link_gbps, spec.oversubscription.leaf, True, up_gbps)
+    leaf = switch_ports(switch, link_gbps, spec.oversubscription.leaf, True, up_gbps, spec.backup_ports)
     if leaf.down_links < 1 or leaf.up_ports < 1:
         raise InfeasibleError.at(context.path("switch"), _radix_message(context))
     leaves = _leaf_count(context, leaf, rails)
@@ -173,6 +175,7 @@ def _layout(
             math.ceil(context.endpoint_links / leaf.split) + counts.leaves * math.ceil(leaf_up / leaf.up_split),
             leaf.down_links, leaf_up, leaf.down_ports, leaf.split, leaf.up_split,
             delivered_oversubscription(leaves.endpoint_links_per_leaf, link_gbps, leaf_up, leaf.up_link_gbps),
+            leaf.reserved_links,
         )
     ]
     segments = []

@@ -35,6 +35,8 @@ class TierLayout:
     """Links per up port."""
     oversubscription: float | None = None
     """Down:up bandwidth the fullest switch of the tier delivers; None at the top tier."""
+    reserved_links_per_switch: int = 0
+    """Down links held as backups on each switch, after its down_links_per_switch."""
 
 
 @dataclass(frozen=True)

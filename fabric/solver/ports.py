@@ -23,13 +23,17 @@ def port_split_ways(port_gbps: float, link_gbps: float, split_options: tuple[int
     return max(fitting, default=0)
 
 
-def downlink_ports_for_oversubscription(ports: int, oversubscription: float) -> int:
+def downlink_ports_for_oversubscription(ports: int, oversubscription: float, reserved_ports: float = 0.0) -> int:
     """Ports of a `ports`-port switch facing down for a down:up bandwidth ratio of at least r.
 
-    d = ceil(k * r / (r + 1)), so that d / (k - d) >= r with both whole numbers; r = 1 gives
+    d = ceil((k r + b) / (r + 1)), so that (d - b) / (k - d) >= r with whole ports, where b
+    down ports' worth of links are reserved as backups and carry no traffic; r = 1, b = 0 gives
     the non-blocking k/2 down, k/2 up (published-cases: folded Clos and fat-tree capacity).
+    Alibaba HPN (SIGCOMM 2024): 64 x 800G ports, 200G down (4 per port), 400G up (2 per port),
+    8 backup links = 2 ports, r = 128 x 200 / (60 x 400) = 16/15: d = (64 x 16/15 + 2) / (31/15)
+    = 34 ports, 136 x 200G down (128 active, 8 backup), 30 ports = 60 x 400G up.
     """
-    return math.ceil(ports * oversubscription / (oversubscription + 1) - _ROUND_TOLERANCE)
+    return math.ceil((ports * oversubscription + reserved_ports) / (oversubscription + 1) - _ROUND_TOLERANCE)
 
 
 @dataclass(frozen=True)
@@ -49,11 +53,14 @@ class SwitchPorts:
     """Native ports of the switch, fixed uplink ports included."""
     up_split: int = 1
     """Links each up port is split into (fixed uplink ports are never split)."""
+    reserved_links: int = 0
+    """Down links held as backups (Alibaba HPN: 8 per ToR), after the active ones."""
 
     @property
     def down_links(self) -> int:
-        """Links one switch can take from below: down_ports x split."""
-        return self.down_ports * self.split
+        """Links one switch can take from below and carry at the ratio: down_ports x split,
+        less the reserved backups."""
+        return self.down_ports * self.split - self.reserved_links
 
     @property
     def up_links(self) -> int:
@@ -74,6 +81,7 @@ def switch_ports(
     oversubscription: float,
     has_uplinks: bool,
     up_link_gbps: float | None = None,
+    reserved_links: int = 0,
 ) -> SwitchPorts:
     """The down and up ports of one switch of a tier.
 
@@ -84,14 +92,15 @@ def switch_ports(
     or a single switch) every port faces down. Down ports are split for `link_gbps` links, up
     ports for `up_link_gbps` links (`port_split_ways`): a 64 x 800G switch run at 400G is a
     radix-128 switch on every tier, 64 x 400G down and 64 x 400G up at 1:1. Up ports run at the
-    native rate when `up_link_gbps` is not given.
+    native rate when `up_link_gbps` is not given. `reserved_links` down links are held as backups:
+    they take ports but no share of the ratio.
     """
     split = max(port_split_ways(switch.port_gbps, link_gbps, switch.split), 1)
     up_split = 1
     if switch.uplink_ports and has_uplinks:
         down, up, up_gbps = switch.ports, switch.uplink_ports, switch.uplink_gbps
     elif has_uplinks:
-        down = downlink_ports_for_oversubscription(switch.ports, oversubscription)
+        down = downlink_ports_for_oversubscription(switch.ports, oversubscription, reserved_links / split)
         if up_link_gbps is not None:
             up_split = max(port_split_ways(switch.port_gbps, up_link_gbps, switch.split), 1)
         down, up, up_gbps = down, switch.ports - down, switch.port_gbps / up_split
@@ -105,6 +114,7 @@ def switch_ports(
         up_link_gbps=up_gbps,
         total_ports=switch.ports + switch.uplink_ports,
         up_split=up_split,
+        reserved_links=reserved_links,
     )
 
 

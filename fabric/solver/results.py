@@ -36,6 +36,10 @@ class TierResult:
     oversubscription: float | None = None
     """Down:up bandwidth the fullest switch of the tier delivers (used down links against the
     uplinks it cables); None at the top tier."""
+    reserved_links_per_switch: int = 0
+    """Down links held as backups on each switch (after the active ones; not cabled)."""
+    ports_reserved: int = 0
+    """Native ports of those backups, all switches of the tier (neither used nor free)."""
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,11 @@ class FabricSpec:
         default_factory=OversubscriptionSpec, before=_oversubscription_shorthand
     )
     planes: int = spec_field(1, minimum=1, maximum=16, help="Independent parallel fabrics.")
+    backup_ports: int = spec_field(
+        0, minimum=0, maximum=1_024,
+        help="Down links per leaf held as backups for standby systems: they take ports but no "
+        "share of the oversubscription (Alibaba HPN: 8 of 136 per ToR).",
+    )
     leaves_per_pod: int | None = spec_field(
         None, minimum=1, maximum=100_000,
         help="Leaves in one pod under its own spines, the pods joined by a core tier (a top-of-rack "

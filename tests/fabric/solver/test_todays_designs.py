@@ -146,3 +146,37 @@ def test_smaller_pods_than_a_spine_reaches(catalog):
     assert result.tier_count == 3 and result.pods == 2 and result.leaves_per_pod == 32
     assert (result.spines_per_pod, result.cores_per_group) == (32, 1)
     assert by_role(result) == {"leaf": 64, "spine": 64, "core": 32}
+
+
+@pytest.fixture
+def alibaba_hpn_segment():
+    """Alibaba HPN (Qian et al., "Alibaba HPN: A Data Center Network for Large Language Model
+    Training", SIGCOMM 2024): a segment of 128 active hosts of 8 GPUs, each NIC 2 x 200G to two
+    ToRs in different planes (dual-ToR, dual-plane); a 51.2 Tb/s ToR has 128 active + 8 backup
+    200G ports down and 60 x 400G up: 128 x 200 / (60 x 400) = 1.067:1."""
+    return {"hosts": 128, "active": 128, "backup": 8, "uplinks": 60, "ratio": 128 * 200 / (60 * 400)}
+
+
+def test_alibaba_hpn_dual_plane_tor_with_backup_ports(catalog, alibaba_hpn_segment):
+    """th5-64x800 (64 x 800G, split [1, 2, 4]) at 200G down, 400G up, 8 backups:
+    d = ceil((64 x 16/15 + 8 / 4) / (31/15)) = 34 ports = 136 x 200G (128 active + 8 backup),
+    30 ports = 60 x 400G up. 128 hosts x 8 NICs, 2 planes: per plane one leaf per rail, 8; 16
+    ToRs. Per plane, 8 leaves x 60 uplinks to spines of 128 x 400G: ceil(480 / 128) = 4,
+    which divides 60 (15 links per pair); 8 spines."""
+    hpn = alibaba_hpn_segment
+    spec = FabricSpec(
+        switch="th5-64x800", planes=2, inter_switch_gbps=400, backup_ports=hpn["backup"],
+        oversubscription=OversubscriptionSpec(leaf=hpn["ratio"]),
+    )
+    result = plan_fabric("compute", spec, [EndpointGroup("hgx-h800", hpn["hosts"], 8, 400)], catalog,
+                         gpus_per_node=8)
+    leaf = result.tiers[0]
+    assert (leaf.switches, result.links[0].gbps) == (16, 200)
+    assert (leaf.down_links_per_switch, leaf.reserved_links_per_switch) == (hpn["active"], hpn["backup"])
+    assert leaf.up_links_per_switch == hpn["uplinks"]
+    assert leaf.oversubscription == pytest.approx(hpn["ratio"]) == pytest.approx(1.067, abs=5e-4)
+    assert (leaf.down_ports, leaf.split, leaf.up_split) == (34, 4, 2)
+    # every port of a ToR is used or held: 32 active + 2 backup + 30 up = 64
+    assert leaf.ports_used + leaf.ports_reserved == 16 * 64 and leaf.ports_free == 0
+    assert by_role(result) == {"leaf": 16, "spine": 8}
+    assert by_segment(result) == {"node-leaf": 128 * 8 * 2, "leaf-spine": 16 * 60}
