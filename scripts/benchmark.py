@@ -26,7 +26,8 @@ from fabric.solver.fabric import plan_fabric  # noqa: E402
 from planner.catalog import catalog_snapshot_from_files  # noqa: E402
 from planner.solver.bom import PartCount  # noqa: E402
 from planner.solver.errors import ScenarioError  # noqa: E402
-from planner.solver.pipeline import plan_scenario, validate_scenario  # noqa: E402
+from fabric.solver.cabling import counted_fabrics  # noqa: E402
+from planner.solver.pipeline import optics_kw_by_device, plan_scenario, validate_scenario  # noqa: E402
 from power.solver.power_plan import racks_and_power  # noqa: E402
 
 GPU_COUNTS = (1_000, 10_000, 100_000, 1_000_000)
@@ -77,7 +78,7 @@ def main() -> None:
     catalog = catalog_snapshot_from_files()
     print(f"{SYSTEM}, best of {runs} runs (ms)")
     print(f"{'GPUs':>10}  {'compute fabric':<22} {'fabric alone':>13} {'racks+power':>12} "
-          f"{'whole plan':>11}  switches  links  racks")
+          f"{'cables':>8} {'whole plan':>11}  switches  links  racks")
     for gpus in GPU_COUNTS:
         for label, fabric in designs(gpus).items():
             doc = document(gpus, fabric)
@@ -92,25 +93,26 @@ def main() -> None:
                     lambda: plan_fabric("compute", spec, endpoints, full_catalog, gpus_per_node=system.gpus), runs
                 )
                 plan_ms = best_ms(lambda: plan_scenario(doc, catalog), runs)
-                fabrics = (plan_scenario(doc, catalog).fabrics or {}).values()
-                groups = [group for fabric in fabrics for group in fabric.switch_groups()]
-                optics_kw = sum(fabric.optics_power_kw for fabric in fabrics)
+                plan = plan_scenario(doc, catalog)
+                groups = [group for fabric in plan.fabrics.values() for group in fabric.switch_groups()]
+                optics_kw = optics_kw_by_device(plan.fabrics)
 
                 def facility():
                     return racks_and_power(
                         nodes, system, scenario.racks, scenario.facility, full_catalog,
-                        switch_groups=groups, optics_kw=optics_kw,
+                        switch_groups=groups, optics_kw_by_switch=optics_kw,
                     )
 
                 racks_ms = best_ms(facility, runs)
+                cables_ms = best_ms(lambda: counted_fabrics(plan, full_catalog), runs)
                 racks = facility().racks.total
             except ScenarioError as error:
-                print(f"{gpus:>10,}  {label:<22} {'-':>13} {'-':>12} {'-':>11}  {error}")
+                print(f"{gpus:>10,}  {label:<22} {'-':>13} {'-':>12} {'-':>8} {'-':>11}  {error}")
                 continue
             switches = sum(tier.switches for tier in result.tiers)
             links = sum(link.count for link in result.links)
             print(
-                f"{gpus:>10,}  {label:<22} {fabric_ms:>13.3f} {racks_ms:>12.2f} {plan_ms:>11.2f}  "
+                f"{gpus:>10,}  {label:<22} {fabric_ms:>13.3f} {racks_ms:>12.2f} {cables_ms:>8.1f} {plan_ms:>11.2f}  "
                 f"{switches:>8,}  {links:,}  {racks:,}"
             )
 
@@ -156,7 +158,6 @@ def cabling_timings(runs: int) -> None:
     from planner.exports import plan_export_lines
 
     catalog = catalog_snapshot_from_files()
-    rack_units = {slug: switch.rack_units for slug, switch in catalog.switches.items()}
     runs = min(runs, 3)
     print(f"\nCabling plan ({SYSTEM}, every fabric), best of {runs} runs")
     print(f"{'GPUs':>10}  {'cables':>9}  {'rows/s':>10}  {'CSV lines/s':>11}  {'peak memory (KiB)':>17}")
@@ -165,7 +166,7 @@ def cabling_timings(runs: int) -> None:
         cables = sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
 
         def rows(plan=plan):
-            for _ in cabling_rows(plan, rack_units=rack_units):
+            for _ in cabling_rows(plan, catalog):
                 pass
 
         def lines(plan=plan):

@@ -82,45 +82,46 @@ Since the fabric engine sizes media from a distribution of runs and this plan fr
 places, the media totals of the rows may differ from the segment's `media_counts`.
 """
 
-import math
-from bisect import bisect_left
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fabric.solver.cabling_racks import CACHE_SIZE, DevicePlace, RackIndex, top_u
+import numpy as np
+
+from fabric.solver.cabling_links import NO_MODULE, LinkEnds, count_fabric, fabric_segments
+from fabric.solver.cabling_racks import DevicePlace, RackIndex, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER
-from fabric.solver.media import cable_for_link
-from fabric.solver.parts import CableSpec
-from fabric.solver.results import LinkResult
-from power.solver.cabling_distance import cable_length_m
+from fabric.solver.media import link_choice_steps
+from fabric.solver.figures import W_PER_KW
+from fabric.solver.results import CableCount, FabricResult, LinkResult, PartQuantity
 from storage.solver.tiers import storage_endpoint_groups
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
 
 CABLING_COLUMNS = (
     "link", "from_rack", "from_u", "from_device", "from_port", "to_rack", "to_u", "to_device",
-    "to_port", "media", "cable", "length_m", "segment", "fabric", "plane",
+    "to_port", "media", "cable", "length_m", "stock_length_m", "from_transceiver", "to_transceiver",
+    "segment", "fabric", "plane",
 )
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 MANAGEMENT_PORT = "mgmt"
 MANAGEMENT_SERVER_SLUG = "management-server"
 """As support_racks names the scenario's management servers."""
-U_HEIGHT_M = 0.04445
-"""One rack unit: 1.75 in (EIA-310)."""
-FIRST_U_HEIGHT_M = 0.1
-"""Bottom of U1 above the floor (cabling_distance: a 42U rack's space starts ~0.1 m up)."""
-LENGTH_STEP_M = 0.1
-"""Lengths are rounded up to this step."""
 
 
 class _Cabling:
     """One plan's devices, fabrics and lengths, for `cabling_rows`."""
 
-    def __init__(
-        self, plan: Any, rack_units: Mapping[str, int], cables: Mapping[str, CableSpec] | None = None
-    ) -> None:
+    def __init__(self, plan: Any, catalog: "CatalogSnapshot") -> None:
         self.plan = plan
-        self.cables = dict(cables) if cables else None
+        self.cables = catalog.cables
+        self.transceivers = catalog.transceivers
+        self.switches = catalog.switches
+        rack_units = {slug: part.rack_units for slug, part in catalog.storage_systems.items()}
+        rack_units.update((slug, part.rack_units) for slug, part in catalog.switches.items())
         racks_spec = getattr(getattr(plan, "inputs", None), "racks", None)
         if racks_spec is not None:
             rack_units = {MANAGEMENT_SERVER_SLUG: racks_spec.management_server_u, **rack_units}
@@ -146,16 +147,19 @@ class _Cabling:
         self.fabric_managers = [
             fabric.name for fabric in self.fabrics if any(group.name == FABRIC_MANAGER for group in fabric.groups)
         ]
-        self.length_m = lru_cache(maxsize=CACHE_SIZE)(self._length_m)
-        self.media_for = lru_cache(maxsize=CACHE_SIZE)(self._media_for)
-        self.reaches = lru_cache(maxsize=CACHE_SIZE)(self._reaches)
         fabric_specs = getattr(getattr(plan, "inputs", None), "fabrics", None)
         self.optical_media = {
             fabric.name: getattr(getattr(fabric_specs, fabric.name, None), "optical_media", "transceivers")
             for fabric in self.fabrics
         }
+        system = catalog.systems.get(getattr(plan.compute, "system", ""))
+        self.system_holder = system.slug if system is not None and not system.nic_optics_in_power else None
         # A system's ports are cabled one after the other: a few entries hold its place.
         self.node = lru_cache(maxsize=64)(self._node)
+        self._steps: dict[tuple, tuple] = {}
+        # Transceivers by reach: a cage holds the module of longest reach its links need.
+        self.module_order = tuple(sorted(self.transceivers, key=lambda slug: (self.transceivers[slug].reach_m, slug)))
+        self.module_rank = {slug: rank for rank, slug in enumerate(self.module_order)}
         self._switch_runs = self._management_runs()
 
     # -- endpoint devices ---------------------------------------------------------------------
@@ -221,116 +225,162 @@ class _Cabling:
         place = self.supported("storage", group.name, device, "storage")
         return place, nic_port(fabric.name, port, plane, fabric.planes)
 
-    # -- lengths ----------------------------------------------------------------------------
+    # -- ends as arrays ----------------------------------------------------------------------
 
-    def _length_m(self, rack_a: int, u_a: int, units_a: int, rack_b: int, u_b: int, units_b: int) -> float | None:
-        a, b = self.racks.position(rack_a), self.racks.position(rack_b)
-        if a is None or b is None or not u_a or not u_b:
-            return None
-        length = cable_length_m(
-            a, b, tray_height_m=self.tray_height_m, slack_m=self.slack_m, slack_fraction=self.slack_fraction,
-            port_height_a_m=FIRST_U_HEIGHT_M + (u_a - 1 + units_a / 2) * U_HEIGHT_M,
-            port_height_b_m=FIRST_U_HEIGHT_M + (u_b - 1 + units_b / 2) * U_HEIGHT_M,
+    def endpoint_ends(self, fabric: FabricWiring, group: WiredGroup, plane: int, index: np.ndarray) -> LinkEnds:
+        """The device end of a group's links numbered `index` in one plane: systems by arithmetic
+        on arrays, the few other devices (appliances, storage systems, switches' management
+        ports) one by one."""
+        count = len(index)
+        device, port = np.divmod(index, max(group.ports, 1))
+        end = group.link.lower_end
+        per_cage = max((end.links_per_module // fabric.planes) if end else 1, 1)
+        cages_per_device = -(-group.ports // per_cage)
+        cage = device * cages_per_device + port // per_cage
+        planes = fabric.planes
+        if group.name == "node":
+            rack, slot = np.divmod(device, self.nodes_per_rack)
+            number = self.racks.numbers("compute", rack)
+            u = np.where(number > 0, 1 + slot * self.node_units, 0)
+            units = np.full(count, self.node_units, dtype=np.int64)
+            return LinkEnds(
+                number, u, units, device, port, cage, cages=max(group.count * cages_per_device, 1),
+                devices=f"group:{group.name}", place=lambda index, _: self.node(index),
+                port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
+                holder=self.system_holder,
+            )
+        unique, inverse = np.unique(device, return_inverse=True)
+        places = {int(at): self.endpoint(fabric, group, int(at), 0, plane)[0] for at in unique}
+        ordered = [places[int(at)] for at in unique]
+        return LinkEnds(
+            np.array([place.rack for place in ordered], dtype=np.int64)[inverse],
+            np.array([place.u for place in ordered], dtype=np.int64)[inverse],
+            np.array([place.units for place in ordered], dtype=np.int64)[inverse],
+            device, port, cage, cages=max(group.count * cages_per_device, 1),
+            devices=f"group:{group.name}", place=lambda at, _: places[at],
+            port_name=lambda at, plane: self.endpoint(fabric, group, 0, at, plane)[1],
+            holder=None,
         )
-        return round(math.ceil(round(length / LENGTH_STEP_M, 6)) * LENGTH_STEP_M, 3)
 
-    def _reaches(self, gbps: float) -> list[float]:
-        return sorted({cable.reach_m for cable in self.cables.values() if cable.gbps >= gbps})
-
-    def _media_for(self, optical_media: str, gbps: float, reach_index: int, media: str, cable: str,
-                   allowed: tuple[str, ...]) -> tuple[str, str]:
-        """The medium and cable the engine's rule (`media.cable_for_link`) gives the lengths up
-        to the reach_index-th reach of the catalog's cables: taken when the segment buys that
-        medium, or when the segment's own cable does not reach; else the segment's own."""
-        reaches = self.reaches(gbps)
-        if reach_index >= len(reaches):
-            return media, cable
-        length_m = reaches[reach_index]
-        choice = cable_for_link(length_m, gbps, self.cables, optical_media)
-        if choice.cable is None or choice.media == media:
-            return media, cable
-        own = self.cables.get(cable)
-        if choice.media in allowed or own is None or own.reach_m < length_m:
-            return choice.media, choice.cable
-        return media, cable
-
-    def row(self, number: int, a: DevicePlace, port_a: str, b: DevicePlace, port_b: str, link: LinkResult,
-            fabric: FabricWiring, plane: int) -> tuple:
-        length = self.length_m(a.rack, a.u, a.units, b.rack, b.u, b.units)
-        if length is None:
-            length = link.length_m
-        media, cable = link.media, link.cable or ""
-        if self.cables is not None and cable:
-            # The medium changes only where a catalog cable's reach is crossed.
-            reach_index = bisect_left(self.reaches(link.gbps), length - 1e-9)
-            allowed = tuple(sorted(getattr(link, "media_counts", None) or (media,)))
-            media, cable = self.media_for(self.optical_media[fabric.name], link.gbps, reach_index,
-                                          media, cable, allowed)
-        return (
-            number, a.label, a.u or "", a.device, port_a, b.label, b.u or "", b.device, port_b,
-            media, cable, length, link.segment, fabric.name, plane + 1,
+    def switch_ends(self, fabric: FabricWiring, role: str, plane: int, switch: np.ndarray,
+                    link: np.ndarray, kind: str) -> LinkEnds:
+        """A switch end in one plane: the switches by index in their tier, and each link's down
+        link, up link or router port (`kind`: down, up, router)."""
+        tier = fabric.tiers[role]
+        ports = fabric.ports.get(role)
+        per_plane = fabric.per_plane[role]
+        number, u = fabric.switch_places(role, plane, switch)
+        spec = self.switches.get(tier.switch)
+        per_cage = spec.ports_per_cage if spec is not None else 1
+        if kind == "down":
+            native, name = link // ports.split, ports.down
+        elif kind == "up":
+            native, name = ports.down_ports + link // ports.up_split, ports.up
+        else:
+            native, name = link, lambda index: f"p{index + 1}"
+        cages_per_switch = -(-tier.ports_per_switch // per_cage)
+        device = plane * per_plane + switch
+        return LinkEnds(
+            number, u, np.full(len(switch), self.racks.units_of(tier.switch), dtype=np.int64),
+            device, link, device * cages_per_switch + native // per_cage,
+            cages=max(fabric.planes * per_plane * cages_per_switch, 1), devices=f"tier:{role}",
+            place=lambda index, plane: fabric.switch_place(role, plane, index - plane * per_plane),
+            port_name=lambda index, _: name(index),
+            holder=tier.switch,
         )
+
+    def steps(self, fabric: str, link: LinkResult) -> tuple:
+        """The link choice of a segment as a step function of length (`media.link_choice_steps`)."""
+        key = (link.gbps, link.lower_end, link.upper_end, self.optical_media[fabric])
+        if key not in self._steps:
+            self._steps[key] = link_choice_steps(
+                link.gbps, link.lower_end, link.upper_end, self.cables, self.transceivers, key[3]
+            )
+        return self._steps[key]
 
     # -- rows -------------------------------------------------------------------------------
 
     def rows(self) -> Iterator[tuple]:
         number = 0
+        label = self.racks.label
         for fabric in self.fabrics:
-            groups = {id(group.link): group for group in fabric.groups}
-            for link in fabric.result.links:
-                for plane in range(fabric.planes):
-                    for a, port_a, b, port_b in self._segment(fabric, link, groups.get(id(link)), plane):
+            segments = fabric_segments(self, fabric)
+            held = count_fabric(self, segments).cage_modules
+            for cables in segments:
+                link, choices = cables.link, cables.choices
+                for chunk in cables.chunks():
+                    lower, upper, plane = chunk.lower, chunk.upper, chunk.plane
+                    lower_module = self._modules(held[lower.devices][lower.cage], chunk.lower_needs)
+                    upper_module = self._modules(held[upper.devices][upper.cage], chunk.upper_needs)
+                    for at in range(len(chunk)):
                         number += 1
-                        yield self.row(number, a, port_a, b, port_b, link, fabric, plane)
+                        choice = choices[chunk.choice[at]]
+                        yield (
+                            number, label(int(lower.rack[at])), int(lower.u[at]) or "",
+                            lower.place(int(lower.device[at]), plane).device,
+                            lower.port_name(int(lower.port[at]), plane),
+                            label(int(upper.rack[at])), int(upper.u[at]) or "",
+                            upper.place(int(upper.device[at]), plane).device,
+                            upper.port_name(int(upper.port[at]), plane),
+                            choice.media, choice.cable or "", float(chunk.length_m[at]),
+                            float(chunk.stock_length_m[at]), lower_module[at], upper_module[at],
+                            link.segment, fabric.name, plane + 1,
+                        )
 
-    def _segment(self, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None, plane: int):
-        place = fabric.switch_place
-        if group is not None:
-            edge_ports = fabric.ports[fabric.edge_role]
-            j = group.first_link
-            for device in range(group.count):
-                for port in range(group.ports):
-                    switch, down = fabric.edge(j)
-                    j += 1
-                    end, port_name = self.endpoint(fabric, group, device, port, plane)
-                    yield end, port_name, place(fabric.edge_role, plane, switch), edge_ports.down(down)
-            return
-        segment = link.segment
-        if segment.endswith("-spine"):
-            lower = fabric.edge_role
-            lower_ports, spine_ports = fabric.ports[lower], fabric.ports["spine"]
-            for leaf, uplink, spine, down, _ in fabric.tree_links():
-                yield (place(lower, plane, leaf), lower_ports.up(uplink),
-                       place("spine", plane, spine), spine_ports.down(down))
-        elif segment == "spine-core":
-            spine_ports, core_ports = fabric.ports["spine"], fabric.ports["core"]
-            for spine, uplink, core, down in fabric.core_links():
-                yield (place("spine", plane, spine), spine_ports.up(uplink),
-                       place("core", plane, core), core_ports.down(down))
-        elif segment in ("local", "global"):
-            _, first_local, first_global = fabric.router_ports()
-            first = first_local if segment == "local" else first_global
-            links = fabric.local_links() if segment == "local" else fabric.global_links()
-            for router_a, port_a, router_b, port_b in links:
-                yield (place("router", plane, router_a), f"p{first + port_a + 1}",
-                       place("router", plane, router_b), f"p{first + port_b + 1}")
-        else:
-            raise ValueError(f"no cabling rule for the {segment} links of the {fabric.name} fabric")
+    def _modules(self, cage_modules: np.ndarray, needs: np.ndarray) -> list[str]:
+        """The module part in each link's cage ("" where the link needs none)."""
+        return [self.module_order[rank] if need != NO_MODULE else "" for rank, need in zip(cage_modules, needs)]
 
 
-def cabling_rows(
-    plan: Any, *, rack_units: Mapping[str, int] | None = None, cables: Mapping[str, CableSpec] | None = None
-) -> Iterator[tuple]:
+@dataclass(frozen=True)
+class CabledPlan:
+    """What the cabling plan reads of a plan (a `Plan` has all of it), for counting cables
+    before the plan is assembled."""
+
+    fabrics: dict[str, FabricResult]
+    racks: Any
+    compute: Any
+    storage: Any = None
+    inputs: Any = None
+
+
+def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
+    """The plan's fabrics with their cables, transceivers and optics power as the cabling plan's
+    rows add up (`cabling_links.count_fabric`): one cable per row, by part and stock length;
+    one module per cage the rows' ends use; media and lengths as measured."""
+    if not plan.fabrics:
+        return {}
+    cabling = _Cabling(plan, catalog)
+    counted = {}
+    for fabric in cabling.fabrics:
+        total = count_fabric(cabling, fabric_segments(cabling, fabric))
+        by_link = {id(count.link_of): count for count in total.segments}
+        links = [by_link[id(link)].link if id(link) in by_link else link for link in fabric.result.links]
+        cables: dict[tuple, int] = {}
+        for count in total.segments:
+            for key, number in count.cables.items():
+                cables[key] = cables.get(key, 0) + number
+        counted[fabric.name] = replace(
+            fabric.result,
+            links=tuple(links),
+            cables=tuple(CableCount(media, cable, length_m, number)
+                         for (media, cable, length_m), number in sorted(cables.items(), key=str)),
+            transceivers=sum(total.modules.values()),
+            transceiver_parts=tuple(PartQuantity(sku, number) for sku, number in sorted(total.modules.items())),
+            optics_power_kw=sum(total.optics_w.values()) / W_PER_KW,
+            optics_power_kw_by_device={device: watts / W_PER_KW for device, watts in total.optics_w.items()},
+            media_warnings=tuple(warning for count in total.segments for warning in count.warnings),
+        )
+    return counted
+
+
+def cabling_rows(plan: Any, catalog: "CatalogSnapshot") -> Iterator[tuple]:
     """One row per cable of the plan's fabrics (see the module docstring), made as asked for.
 
     `plan` is a `Plan` (or anything with its `fabrics`, `racks`, `compute`, and optionally
-    `storage` and `inputs`). `rack_units` gives the height [U] of switches and other devices by
-    catalog slug (1 U where not given), to place them in their racks. `cables` (the catalog's)
-    lets each cable take the medium its own length needs (`media.cable_for_link`) where the
-    segment buys that medium (`LinkResult.media_counts`: short runs copper, long ones optical),
-    or where the segment's own cable does not reach; without it, every cable of a segment has
-    the segment's main medium and cable. The columns are CABLING_COLUMNS; U and rack are empty
-    ("") where the racks do not say.
+    `storage` and `inputs`); `catalog` gives the devices' rack units, the cables and the
+    transceivers, as the plan was made with them. The columns are CABLING_COLUMNS; U and rack
+    are empty ("") where the racks do not say.
     """
     if plan.fabrics:
-        yield from _Cabling(plan, rack_units or {}, cables).rows()
+        yield from _Cabling(plan, catalog).rows()

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from power.solver.cabling_distance import RackPosition
 
 DEFAULT_RACK_UNITS = 1
@@ -95,6 +97,17 @@ class RackIndex:
                     x_m += width * segment.count
         self.positions = floor is not None
         self.position = lru_cache(maxsize=CACHE_SIZE)(self._position)
+        self._slots = np.array(self.network_slots, dtype=np.int64)
+        self._runs = {
+            kind: (np.array(starts, dtype=np.int64), np.array([run[0] for run in self.floor_runs[kind]]))
+            for kind, starts in self.floor_starts.items()
+        }
+        self._orders = {
+            kind: (np.array(starts, dtype=np.int64), np.array(self.order_numbers[kind], dtype=np.int64))
+            for kind, starts in self.order_starts.items()
+        }
+        self._number_starts = np.array(self.number_starts, dtype=np.int64)
+        self._number_runs = np.array(self.number_runs, dtype=float).reshape(-1, 5)
 
     def label(self, number: int) -> str:
         return f"r{number:0{self.digits}d}" if number else ""
@@ -122,6 +135,36 @@ class RackIndex:
         starts = self.order_starts[kind]
         at = bisect_right(starts, index) - 1
         return self.order_numbers[kind][at] + index - starts[at]
+
+    def numbers(self, kind: str, indices: np.ndarray) -> np.ndarray:
+        """`number` for an array of indices of racks of `kind`."""
+        indices = np.asarray(indices, dtype=np.int64)
+        valid = (indices >= 0) & (indices < self.kind_counts.get(kind, 0))
+        safe = np.where(valid, indices, 0)
+        if self.positions:
+            if kind == "network" and len(self._slots):
+                safe = self._slots[safe]
+            runs = self._runs.get(kind)
+        else:
+            runs = self._orders.get(kind)
+        if runs is None or not valid.any():
+            return np.zeros(len(indices), dtype=np.int64)
+        starts, firsts = runs
+        at = np.searchsorted(starts, safe, side="right") - 1
+        return np.where(valid, firsts[at] + safe - starts[at], 0)
+
+    def position_arrays(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Row, slot, x and y [m] of racks by floor number (all -1 or 0 where not known)."""
+        numbers = np.asarray(numbers, dtype=np.int64)
+        if not self.positions or not len(self._number_starts):
+            unknown = np.full(len(numbers), -1)
+            return unknown, unknown, np.zeros(len(numbers)), np.zeros(len(numbers))
+        at = np.clip(np.searchsorted(self._number_starts, numbers, side="right") - 1, 0, None)
+        row, slot, x_m, width, y_m = self._number_runs[at].T
+        offset = numbers - self._number_starts[at]
+        known = numbers >= 1
+        return (np.where(known, row, -1).astype(np.int64), np.where(known, slot + offset, -1).astype(np.int64),
+                x_m + width * offset, y_m)
 
     def group(self, kind: str, index: int) -> Any:
         starts = self.group_starts.get(kind)
@@ -151,6 +194,36 @@ class RackIndex:
             return None
         return first_rack + offset // per_rack, offset % per_rack, group
 
+    def locate_arrays(self, kind: str, fabric: str, slug: str, n: np.ndarray):
+        """`locate` for an array of unit numbers n: the rack (index among its kind, -1 where the
+        racks hold fewer), the slot among the `slug` units in that rack, and of its rack's group
+        the usable U, the units and the devices above the first `slug` unit."""
+        key = (kind, fabric, slug)
+        runs = self.slug_runs.get(key)
+        empty = np.full(len(n), -1, dtype=np.int64)
+        if not runs:
+            return empty, empty, empty, empty, empty
+        starts = np.array(self.slug_starts[key], dtype=np.int64)
+        first_unit, racks, per_rack, first_rack = (np.array(column, dtype=np.int64) for column in zip(*(run[:4] for run in runs)))
+        before = [self.units_before(run[4], slug, 0) for run in runs]
+        at = np.clip(np.searchsorted(starts, n, side="right") - 1, 0, None)
+        offset = n - first_unit[at]
+        valid = (n >= 0) & (offset < racks[at] * per_rack[at])
+        rack = np.where(valid, first_rack[at] + offset // per_rack[at], -1)
+        usable = np.array([run[4].usable_u for run in runs], dtype=np.int64)[at]
+        units_above = np.array([units for units, _ in before], dtype=np.int64)[at]
+        devices_above = np.array([devices for _, devices in before], dtype=np.int64)[at]
+        return rack, offset % per_rack[at], usable, units_above, devices_above
+
+    def usable_u_of(self, kind: str, indices: np.ndarray) -> np.ndarray:
+        """Usable U of the racks of `kind` by index (0 where there is no such rack)."""
+        starts = self.group_starts.get(kind)
+        if not starts:
+            return np.zeros(len(indices), dtype=np.int64)
+        usable = np.array([group.usable_u for group in self.group_runs[kind]], dtype=np.int64)
+        at = np.clip(np.searchsorted(np.array(starts), indices, side="right") - 1, 0, None)
+        return np.where((indices >= 0) & (indices < self.kind_counts.get(kind, 0)), usable[at], 0)
+
     def units_of(self, slug: str) -> int:
         return self.rack_units.get(slug, DEFAULT_RACK_UNITS)
 
@@ -164,6 +237,19 @@ class RackIndex:
             units += item.count * self.units_of(item.slug)
             devices += item.count
         return units + slot * self.units_of(slug), devices + slot
+
+
+def placement_key(racks: Any) -> tuple:
+    """What the cabling plan reads of the racks: their groups' kind, count, fabric, contents and
+    usable U, and the floor. Two racks results with the same key place every device alike,
+    whatever their power figures."""
+    groups = tuple(
+        (group.kind, group.count, group.fabric, group.contents, group.usable_u)
+        for group in getattr(racks, "per_rack", ()) or ()
+    )
+    floor = getattr(racks, "floor", None)
+    rows = tuple(row.segments for row in floor.rows) if floor is not None else ()
+    return groups, rows, getattr(racks, "nodes_per_rack", 0), getattr(racks, "compute_rack_units_used", 0)
 
 
 def network_slots(groups: tuple) -> list[int]:

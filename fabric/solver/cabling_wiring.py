@@ -5,10 +5,11 @@ fabric engine's counts, one plane at a time (see `fabric.solver.cabling` for the
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from fabric.solver.cabling_racks import CACHE_SIZE, DevicePlace, RackIndex, top_u
+import numpy as np
+
+from fabric.solver.cabling_racks import DevicePlace, RackIndex
 from fabric.solver.endpoints import FABRIC_MANAGER
 from fabric.solver.results import FabricResult, LinkResult, TierResult
 
@@ -132,7 +133,7 @@ class FabricWiring:
         self.trees = self.rails if result.topology == "rail_only" else 1
         self._clos()
         self._network_offsets()
-        self.switch_place = lru_cache(maxsize=CACHE_SIZE)(self._switch_place)
+        self._places: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def _router_ports(self, tier: TierResult) -> TierPorts:
         """A router's terminal ports: its terminal links split the fewest ways that give the
@@ -178,7 +179,7 @@ class FabricWiring:
             self.network_per_plane[tier.role] = count // self.planes
             self.network_tiers.setdefault(tier.switch, []).append((tier.role, count))
 
-    def network_rank(self, role: str, slug: str, index: int) -> int:
+    def network_ranks(self, role: str, slug: str, index: np.ndarray) -> np.ndarray:
         """The place of a tier's index-th network-rack switch among all of this fabric's `slug`
         switches, the tiers interleaved in proportion: switch m of a tier of N has the key
         (m + 1/2) / N, ties to the lower tier. So each scalable unit's leaves, spread along the
@@ -190,70 +191,77 @@ class FabricWiring:
         tiers = self.network_tiers[slug]
         position = next(at for at, (other, _) in enumerate(tiers) if other == role)
         count = tiers[position][1]
-        rank = index
+        rank = np.array(index, dtype=np.int64)
         for at, (_, other_count) in enumerate(tiers):
             if at == position:
                 continue
-            numerator, denominator = (2 * index + 1) * other_count - count, 2 * count
+            numerator, denominator = (2 * np.asarray(index) + 1) * other_count - count, 2 * count
             before = numerator // denominator + 1 if at < position else -(-numerator // denominator)
-            rank += min(max(before, 0), other_count)
+            rank = rank + np.clip(before, 0, other_count)
         return rank
-
-    def _first_at_or_after(self, role: str, slug: str, rank: int, upto: int) -> int:
-        """The lowest index of the tier whose rank is at least `rank` (at most `upto`)."""
-        low, high = 0, upto
-        while low < high:
-            middle = (low + high) // 2
-            if self.network_rank(role, slug, middle) < rank:
-                low = middle + 1
-            else:
-                high = middle
-        return low
 
     # -- places ----------------------------------------------------------------------------
 
-    def tor_leaves_in_rack(self, rack: int) -> int:
-        """Top-of-rack leaves of one plane in compute rack `rack`."""
-        if not self.top_of_rack or rack < 0 or rack >= self.compute_racks:
-            return 0
+    def tor_leaves_in_racks(self, rack: np.ndarray) -> np.ndarray:
+        """Top-of-rack leaves of one plane in compute racks `rack`."""
+        if not self.top_of_rack:
+            return np.zeros(len(rack), dtype=np.int64)
         if self.single:
-            return 1 if rack == 0 else 0
-        return self.last_rack_leaves if rack == self.compute_racks - 1 else self.leaves_per_rack
+            return np.where(rack == 0, 1, 0)
+        here = np.where(rack == self.compute_racks - 1, self.last_rack_leaves, self.leaves_per_rack)
+        return np.where((rack >= 0) & (rack < self.compute_racks), here, 0)
 
-    def _switch_place(self, role: str, plane: int, index: int) -> DevicePlace:
+    def _tier_places(self, role: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Floor number, lowest U and number within its rack (nn) of every switch of a tier, all
+        planes (plane p's switch i at p x per plane + i); number 0 where its rack is not known."""
+        if role in self._places:
+            return self._places[role]
         racks, tier = self.racks, self.tiers[role]
         units = racks.units_of(tier.switch)
-        if role == self.edge_role and index < self.in_racks:
-            rack = min(index // max(self.leaves_per_rack, 1), max(self.compute_racks - 1, 0))
+        per_plane = self.per_plane[role]
+        plane, index = np.divmod(np.arange(self.planes * per_plane, dtype=np.int64), max(per_plane, 1))
+        number = np.zeros(len(index), dtype=np.int64)
+        u, nn = number.copy(), number.copy()
+        in_racks = (index < self.in_racks) if role == self.edge_role else np.zeros(len(index), dtype=bool)
+        if in_racks.any():
+            at = index[in_racks]
+            rack = np.minimum(at // max(self.leaves_per_rack, 1), max(self.compute_racks - 1, 0))
             if self.single:
-                rack = 0
-            within = index - rack * self.leaves_per_rack
-            here = self.tor_leaves_in_rack(rack)
+                rack = np.zeros_like(at)
+            stack = plane[in_racks] * self.tor_leaves_in_racks(rack) + at - rack * self.leaves_per_rack
             above_units, above_devices = self.shared.tor_above(self.name, rack)
-            stack = plane * here + within
-            number = racks.number("compute", rack)
-            group = racks.group("compute", rack)
-            usable_u = group.usable_u if group is not None else 0
-            u = top_u(usable_u, above_units + stack * units, units) if number and usable_u else 0
-            fallback = plane * self.per_plane[role] + index
-            return racks.place(number, u, units, role, above_devices + stack + 1, fallback)
-        if role == self.edge_role and self.in_racks:
-            net_index = index - self.in_racks
-        else:
-            net_index = index
-        m = plane * self.network_per_plane[role] + net_index
-        n = self.network_rank(role, tier.switch, m)
-        fallback = plane * self.per_plane[role] + index
-        found = racks.locate("network", self.name, tier.switch, n)
-        if found is None:
-            return racks.place(0, 0, units, role, 0, fallback)
-        rack, slot, group = found
-        number = racks.number("network", rack)
-        above_units, _ = racks.units_before(group, tier.switch, slot)
-        # Devices of this role in the rack before this one: those ranked from the rack's first.
-        nn = m - self._first_at_or_after(role, tier.switch, n - slot, m) + 1
-        u = top_u(group.usable_u, above_units, units) if number else 0
-        return racks.place(number, u, units, role, nn, fallback)
+            number[in_racks] = racks.numbers("compute", rack)
+            usable = racks.usable_u_of("compute", rack)
+            u[in_racks] = np.where((number[in_racks] > 0) & (usable > 0),
+                                   np.maximum(usable - above_units - stack * units - units + 1, 1), 0)
+            nn[in_racks] = above_devices + stack + 1
+        networked = ~in_racks
+        if networked.any():
+            net_index = index[networked] - (self.in_racks if role == self.edge_role else 0)
+            m = plane[networked] * self.network_per_plane[role] + net_index
+            ranks = self.network_ranks(role, tier.switch, np.arange(self.planes * self.network_per_plane[role]))
+            n = ranks[m]
+            rack, slot, usable, units_above, _ = racks.locate_arrays("network", self.name, tier.switch, n)
+            found = racks.numbers("network", rack)
+            number[networked] = np.where(rack >= 0, found, 0)
+            u[networked] = np.where(number[networked] > 0,
+                                    np.maximum(usable - units_above - slot * units - units + 1, 1), 0)
+            # Devices of this role in the rack before this one: those ranked from the rack's first.
+            nn[networked] = m - np.searchsorted(ranks, n - slot, side="left") + 1
+        self._places[role] = (number, u, nn)
+        return self._places[role]
+
+    def switch_places(self, role: str, plane: int, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Floor numbers and lowest U of a tier's switches `index` in `plane`."""
+        number, u, _ = self._tier_places(role)
+        at = plane * self.per_plane[role] + index
+        return number[at], u[at]
+
+    def switch_place(self, role: str, plane: int, index: int) -> DevicePlace:
+        number, u, nn = self._tier_places(role)
+        at = plane * self.per_plane[role] + index
+        units = self.racks.units_of(self.tiers[role].switch)
+        return self.racks.place(int(number[at]), int(u[at]), units, role, int(nn[at]), at)
 
     # -- links -----------------------------------------------------------------------------
 
@@ -284,6 +292,60 @@ class FabricWiring:
         position, rail = divmod(j, rails)
         unit, slot = divmod(position, down)
         return unit * rails + rail, slot
+
+    def edge_arrays(self, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`edge` for an array of endpoint links j."""
+        down, rails = self.down, self.rails
+        topology = self.result.topology
+        if topology == "dragonfly":
+            terminals = self.result.dragonfly.terminals_per_router
+            return j // terminals, j % terminals
+        if topology == "rail_only":
+            rail, position = j % rails, j // rails
+            if self.result.tier_count == 1:
+                return rail, position
+            return rail * self.leaves_per_tree + position // down, position % down
+        if self.single:
+            return np.zeros_like(j), j
+        if self.top_of_rack:
+            per_node = self.ports_per_node
+            node_links = self.nodes * per_node
+            other = j - node_links
+            node, port = np.divmod(j, per_node)
+            rack, local = np.divmod(node, self.nodes_per_rack)
+            rack_link = local * per_node + port
+            switch = np.where(j < node_links, rack * self.leaves_per_rack + rack_link // down,
+                              self.in_racks + other // down)
+            return switch, np.where(j < node_links, rack_link % down, other % down)
+        position, rail = np.divmod(j, rails)
+        unit, slot = np.divmod(position, down)
+        return unit * rails + rail, slot
+
+    def tree_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`tree_links` as arrays for the links numbered `index` in that order: (leaf, leaf
+        uplink, spine, spine down link), one plane."""
+        per_pair, uplinks = self.leaf_spine_per_pair, self.leaf_uplinks
+        if not per_pair:
+            return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        leaf_in_all, uplink = np.divmod(index, uplinks)
+        tree, leaf = np.divmod(leaf_in_all, self.leaves_per_tree)
+        pod, in_pod = np.divmod(leaf, self.leaves_per_pod)
+        spine = pod * self.spines_per_pod + uplink // per_pair
+        return (tree * self.leaves_per_tree + leaf, uplink, tree * self.spines_per_tree + spine,
+                in_pod * per_pair + uplink % per_pair)
+
+    def core_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`core_links` as arrays for the links numbered `index`: (spine, spine uplink, core, core
+        down link), one plane."""
+        if not self.cores_per_tree:
+            return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        per_pair, uplinks = self.spine_core_per_pair, self.spine_uplinks
+        spine_in_all, uplink = np.divmod(index, uplinks)
+        tree, spine = np.divmod(spine_in_all, self.spines_per_tree)
+        pod, in_pod = np.divmod(spine, self.spines_per_pod)
+        core = in_pod * self.cores_per_group + uplink // per_pair
+        return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core,
+                pod * per_pair + uplink % per_pair)
 
     def tree_links(self) -> Iterator[tuple[int, int, int, int, int]]:
         """Leaf-spine links of one plane: (leaf, leaf uplink, spine, spine down link, tree)."""
@@ -348,13 +410,13 @@ class SharedRacks:
         self.fabrics = fabrics
         self.racks = racks
 
-    def tor_above(self, name: str, rack: int) -> tuple[int, int]:
-        """Units and leaves of earlier fabrics' top-of-rack leaves in compute rack `rack`."""
-        units = devices = 0
+    def tor_above(self, name: str, rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Units and leaves of earlier fabrics' top-of-rack leaves in compute racks `rack`."""
+        units = devices = np.zeros(len(rack), dtype=np.int64)
         for fabric in self.fabrics:
             if fabric.name == name:
                 break
-            here = fabric.tor_leaves_in_rack(rack) * fabric.planes
-            devices += here
-            units += here * self.racks.units_of(fabric.tiers[fabric.edge_role].switch)
+            here = fabric.tor_leaves_in_racks(rack) * fabric.planes
+            devices = devices + here
+            units = units + here * self.racks.units_of(fabric.tiers[fabric.edge_role].switch)
         return units, devices

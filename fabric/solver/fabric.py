@@ -136,7 +136,8 @@ def fabric_part_counts(fabrics: Mapping[str, FabricResult]) -> list[PartCount]:
     for result in fabrics.values():
         counts += [PartCount("network", tier.switch, tier.switches) for tier in result.tiers]
         counts += [PartCount("optics", part.sku, part.quantity) for part in result.transceiver_parts]
-        counts += [PartCount("cables", cable.cable, cable.count) for cable in result.cables if cable.cable]
+        counts += [PartCount("cables", cable.cable, cable.count, cable.length_m)
+                   for cable in result.cables if cable.cable]
     return counts
 
 
@@ -181,7 +182,7 @@ def _fabric_result(
     spec, planes = context.spec, context.spec.planes
     warnings = list(speed_warnings) + list(layout.warnings)
     tiers = tuple(_tier_result(tier, planes) for tier in layout.tiers)
-    links, modules, cables, optics_w = [], {}, {}, {}
+    links, modules, cables, optics_w, media_warnings = [], {}, {}, {}, []
     holders = _module_holders(context, layout)
     for segment in layout.segments:
         link, segment_modules, segment_cables, watts, problems = _segment_links(
@@ -196,7 +197,7 @@ def _fabric_result(
             modules[sku] = modules.get(sku, 0) + quantity
         for key, count in segment_cables.items():
             cables[key] = cables.get(key, 0) + count
-        warnings += problems
+        media_warnings += problems
     free = [
         (tier.ports_free, tier.ports_free + tier.ports_used, tier.role)
         for tier in tiers
@@ -246,6 +247,7 @@ def _fabric_result(
             dragonfly.global_links_per_group_pair,
         ),
         warnings=tuple(warnings),
+        media_warnings=tuple(media_warnings),
     )
 
 
@@ -338,7 +340,7 @@ def _segment_links(
         gbps=segment.gbps, length_m=sum(share.length_m * share.share for share in lengths),
         max_length_m=max(share.length_m for share in lengths), measured=measured,
         media=media, media_counts=media_counts, cable=cable, cable_length_m=cable_length_m,
-        transceivers=sum(modules.values()),
+        transceivers=sum(modules.values()), lower_end=segment.lower, upper_end=segment.upper,
     )
     return link, modules, cables, tuple(watts), problems
 

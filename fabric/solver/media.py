@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from fabric.solver.parts import CableSpec, TransceiverSpec
+from fabric.solver.interfaces import PortEnd
 from planner.solver.schema import spec_field
 
 OpticalMedia = Literal["transceivers", "aoc"]
@@ -125,3 +126,57 @@ def module_for_port(
         ),
         default=None,
     )
+
+
+@dataclass(frozen=True)
+class LinkChoice:
+    """What a link of a given length is made of: its medium and cable, and the transceiver at
+    each end (fiber only)."""
+
+    media: str
+    cable: str | None
+    lower_module: str | None = None
+    upper_module: str | None = None
+
+
+def link_choice(
+    length_m: float,
+    link_gbps: float,
+    lower: PortEnd | None,
+    upper: PortEnd | None,
+    cables: dict[str, CableSpec],
+    transceivers: dict[str, TransceiverSpec],
+    optical_media: OpticalMedia = "transceivers",
+) -> LinkChoice:
+    """The medium, cable and modules of one link: `cable_for_link`, and beyond copper reach a
+    module for each end (`module_for_port`, the upper end on the lower end's fiber) with the fiber
+    paired to the shorter module reach."""
+    choice = cable_for_link(length_m, link_gbps, cables, optical_media)
+    if choice.media != "fiber" or choice.cable is None or lower is None or upper is None:
+        return LinkChoice(choice.media, choice.cable)
+    low = module_for_port(transceivers, lower.module_gbps, lower.links_per_module, length_m)
+    high = module_for_port(transceivers, upper.module_gbps, upper.links_per_module, length_m,
+                           fiber=low.fiber if low else None)
+    reaches = [module.reach_m for module in (low, high) if module is not None]
+    choice = cable_for_link(length_m, link_gbps, cables, optical_media,
+                            module_reach_m=min(reaches) if reaches else None)
+    return LinkChoice(choice.media, choice.cable, low.slug if low else None, high.slug if high else None)
+
+
+def link_choice_steps(
+    link_gbps: float,
+    lower: PortEnd | None,
+    upper: PortEnd | None,
+    cables: dict[str, CableSpec],
+    transceivers: dict[str, TransceiverSpec],
+    optical_media: OpticalMedia = "transceivers",
+) -> tuple[tuple[float, ...], tuple[LinkChoice, ...]]:
+    """`link_choice` as a step function of length: the choice is the same for every length in
+    (t[i - 1], t[i]] of the catalog's reaches t (what fits a length is what reaches at least as
+    far), so links are sorted into steps by their length and given the step's choice. Beyond the
+    last reach nothing fits: (fiber, no cable)."""
+    reaches = sorted({cable.reach_m for cable in cables.values()}
+                     | {module.reach_m for module in transceivers.values()})
+    choices = [link_choice(reach, link_gbps, lower, upper, cables, transceivers, optical_media)
+               for reach in reaches]
+    return tuple(reaches), (*choices, LinkChoice("fiber", None))

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from fabric.solver.interfaces import FabricName, SwitchGroup
+from fabric.solver.interfaces import FabricName, PortEnd, SwitchGroup
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,9 @@ class LinkResult:
     """Stock length bought for those links."""
     transceivers: int = 0
     """Optical modules on both ends of this segment."""
+    lower_end: PortEnd | None = None
+    """The lower end's cages as the optics see them (module rate, links per module)."""
+    upper_end: PortEnd | None = None
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,8 @@ class FabricResult:
     """optics_power_kw by the catalog slug of the switch or system that holds the modules."""
     dragonfly: DragonflyResult | None = None
     warnings: tuple[str, ...] = ()
+    media_warnings: tuple[str, ...] = ()
+    """Links the catalog has no cable or transceiver for."""
 
     def switch_groups(self) -> tuple[SwitchGroup, ...]:
         """The switches of this fabric by role and placement, for rack packing and power."""

@@ -19,6 +19,8 @@ class PartCount:
     sku: str
     """Catalog slug."""
     quantity: int
+    length_m: float | None = None
+    """Stock length of a cable; None for parts bought by the piece."""
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,23 @@ class BomLine:
     extended_price_usd: float
     price_source: str
     """"quote" when the scenario's prices gave it, else "catalog"."""
+    length_m: float | None = None
+    """Stock length of a cable (one line per cable part and stock length)."""
 
 
 def spares_quantity(installed: int, spares_percent: float) -> int:
     """Spares to buy = ceil(installed x percent / 100)."""
     return math.ceil(installed * spares_percent / 100 - 1e-9)
+
+
+def unit_price_usd(part, length_m: float | None, quote_usd: float | None = None) -> float:
+    """A part's unit price: the scenario's quote, else the list price, plus for a cable of a given
+    stock length its price per metre x the length (catalog cables price the typical length and
+    add per metre where longer ones cost more)."""
+    if quote_usd is not None:
+        return quote_usd
+    per_m = getattr(part, "price_usd_per_m", 0.0) or 0.0
+    return part.price_usd + (per_m * length_m if length_m else 0.0)
 
 
 def bom_lines(
@@ -46,35 +60,37 @@ def bom_lines(
     prices: dict[str, float],
     spares: SparesSpec = SparesSpec(),
 ) -> tuple[BomLine, ...]:
-    """One line per part (counts of the same part added up), grouped by category in the order of
-    BOM_CATEGORIES.
+    """One line per part and, for cables, stock length (counts of the same added up), grouped by
+    category in the order of BOM_CATEGORIES.
 
     quantity = installed + spares, where spares apply to network, optics and cables;
-    extended_price_usd = quantity x unit_price_usd; a quoted price replaces the list price.
+    extended_price_usd = quantity x unit price (`unit_price_usd`); a quoted price replaces the
+    list price.
     """
-    installed: dict[tuple[str, str], int] = {}
+    installed: dict[tuple[str, str, float | None], int] = {}
     for count in part_counts:
         if count.quantity > 0:
-            key = (count.category, count.sku)
+            key = (count.category, count.sku, count.length_m)
             installed[key] = installed.get(key, 0) + count.quantity
-    ordered = sorted(installed, key=lambda key: BOM_CATEGORIES.index(key[0]))
+    ordered = sorted(installed, key=lambda key: (BOM_CATEGORIES.index(key[0]), key[1], key[2] or 0.0))
     lines = []
-    for category, sku in ordered:
+    for category, sku, length_m in ordered:
         part = catalog.part(sku)
-        spare_count = spares_quantity(installed[category, sku], getattr(spares, category, 0.0))
-        quantity = installed[category, sku] + spare_count
+        spare_count = spares_quantity(installed[category, sku, length_m], getattr(spares, category, 0.0))
+        quantity = installed[category, sku, length_m] + spare_count
         quoted = sku in prices
-        unit_price_usd = prices[sku] if quoted else part.price_usd
+        price_usd = unit_price_usd(part, length_m, prices.get(sku))
         lines.append(
             BomLine(
                 category=category,
                 sku=sku,
-                description=part.name,
+                description=part.name if length_m is None else f"{part.name}, {length_m:g} m",
                 quantity=quantity,
                 spares=spare_count,
-                unit_price_usd=unit_price_usd,
-                extended_price_usd=quantity * unit_price_usd,
+                unit_price_usd=price_usd,
+                extended_price_usd=quantity * price_usd,
                 price_source="quote" if quoted else "catalog",
+                length_m=length_m,
             )
         )
     return tuple(lines)
@@ -91,7 +107,7 @@ class PartSource:
 
 def bom_sources(lines: tuple[BomLine, ...], catalog: CatalogSnapshot) -> tuple[PartSource, ...]:
     """The provenance of every part on the bill of materials."""
-    parts = [catalog.part(line.sku) for line in lines]
+    parts = [catalog.part(sku) for sku in dict.fromkeys(line.sku for line in lines)]
     return tuple(
         PartSource(part.slug, part.name, part.source_url, part.source_date, part.confidence)
         for part in parts

@@ -3,6 +3,8 @@
 from dataclasses import replace
 from typing import Any
 
+from fabric.solver.cabling import CabledPlan, counted_fabrics
+from fabric.solver.cabling_racks import placement_key
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver.bom import PartCount, bom_lines, bom_sources
@@ -24,7 +26,6 @@ from planner.solver.workload import (
     size_workload,
     workload_gpus_needed,
 )
-from power.solver.link_lengths import measured_link_lengths
 from power.solver.power_plan import RacksAndPower, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
@@ -56,7 +57,7 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
     fabrics, facility = _fabrics_and_racks(scenario, catalog, system, compute, storage)
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
-    warnings += [warning for fabric in fabrics.values() for warning in fabric.warnings]
+    warnings += [warning for fabric in fabrics.values() for warning in (*fabric.warnings, *fabric.media_warnings)]
     warnings += facility.warnings
     part_counts = [PartCount("compute", system.slug, compute.total_nodes)]
     part_counts += [PartCount("storage", slug, count) for slug, count in storage_system_counts(storage)]
@@ -92,6 +93,8 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
 
 TOP_OF_RACK_ROUNDS = 4
 """Plan-and-pack rounds for top-of-rack leaves (they agree after one or two)."""
+CABLING_ROUNDS = 3
+"""Count-and-pack rounds: the optics' power as counted rarely moves a switch to another rack."""
 
 
 def _fabrics_and_racks(
@@ -102,8 +105,11 @@ def _fabrics_and_racks(
 
     Top-of-rack leaves share the compute racks: their count depends on the systems per rack,
     which their rack units and power lower in turn. Start from the racks packed without
-    switches, and plan again with the packed racks until both agree. Then plan the fabrics once
-    more with the cable lengths measured on the floor.
+    switches, and plan again with the packed racks until both agree. Then every cable is placed
+    on the floor and counted (`cabling.counted_fabrics`: the BOM's cables and optics are the
+    cabling plan's rows), and the racks are packed again with the optics' power as counted,
+    until the packing places every device where the cables were measured (`placement_key`;
+    CABLING_ROUNDS at most, then the cables are counted once more in the last racks).
     """
     fabric_specs = [getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")]
     top_of_rack = any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in fabric_specs)
@@ -114,33 +120,37 @@ def _fabrics_and_racks(
         ).nodes_per_rack
     extra_endpoints = {"storage": storage_endpoint_groups(storage)}
 
-    def fabrics_then_racks(measured_lengths=None):
-        fabrics = plan_fabrics(
-            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            measured_lengths,
-        )
+    def racks_for(fabrics):
         optics_kw = optics_kw_by_device(fabrics)
         rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
-        facility = racks_and_power(
+        return racks_and_power(
             compute.total_nodes, rated, scenario.racks, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=storage_system_counts(storage),
             optics_kw_by_switch=optics_kw,
         )
-        return fabrics, facility
 
     for _ in range(TOP_OF_RACK_ROUNDS):
-        fabrics, facility = fabrics_then_racks()
+        fabrics = plan_fabrics(
+            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints
+        )
+        facility = racks_for(fabrics)
         if not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack:
             break
         nodes_per_rack = facility.racks.nodes_per_rack
-    floor = facility.racks.floor
-    if fabrics and floor is not None:
-        # Once racks stand on the floor, their distances choose each link's medium; the switch
-        # counts stay, only cables, optics and their power change.
-        specs = {name: (getattr(scenario.fabrics, name), fabric.pods) for name, fabric in fabrics.items()}
-        fabrics, facility = fabrics_then_racks(measured_link_lengths(floor, scenario.racks, specs))
-    return fabrics, facility
+    if not fabrics:
+        return fabrics, facility
+
+    def counted_in(racks):
+        return counted_fabrics(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
+
+    for _ in range(CABLING_ROUNDS):
+        counted = counted_in(facility.racks)
+        repacked = racks_for(counted)
+        if placement_key(repacked.racks) == placement_key(facility.racks):
+            return counted, repacked
+        facility = repacked
+    return counted_in(facility.racks), facility
 
 
 def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:

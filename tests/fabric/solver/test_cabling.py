@@ -89,7 +89,7 @@ def rack_units(catalog):
 
 def plan_and_rows(document, catalog, rack_units):
     plan = plan_scenario(document, catalog)
-    return plan, list(cabling_rows(plan, rack_units=rack_units, cables=catalog.cables))
+    return plan, list(cabling_rows(plan, catalog))
 
 
 def as_records(rows):
@@ -150,21 +150,22 @@ def test_dgx_h100_4su_has_the_reference_architecture_cables(catalog, rack_units,
 
 
 def test_dgx_h100_4su_rows_worked_by_hand(catalog, rack_units):
-    """127 DGX, 4 per rack; floor row 0 holds 7 compute racks, the first network rack (r008: 27
-    QM9700, 1 U each, from U48 down: the 30 kW budget over 1.09 kW each, the switch and its own
-    modules, the DGX NIC modules being in the DGX's 10.2 kW), then 8 compute racks; row 1 holds 16
-    compute racks; row 2 the second network rack (r033: 21 QM9700) and the last compute rack; the
-    management rack is r035. 32 down links per leaf.
+    """127 DGX, 4 per rack; floor row 0 holds 7 compute racks, the first network rack (r008: 28
+    QM9700, 1 U each, from U48 down: the 30 kW budget over 1.06 kW each, the switch and the
+    modules in its own cages as the rows count them, the DGX NIC modules being in the DGX's
+    10.2 kW), then 8 compute racks; row 1 holds 16 compute racks; row 2 the second network rack
+    (r033: 20 QM9700) and the last compute rack; the management rack is r035. 32 down links per
+    leaf.
 
     - link j = 8 i + r (system i, NIC r): leaf 8 (q // 32) + r, q = j // 8, port q mod 32 + 1;
     - system 32 (first of unit 2) is the first of compute rack 9, which is r010 on the floor;
     - leaves and spines (one model) share the racks interleaved: leaf m ranks m + ceil((2m - 1) / 4)
-      (0, 2, 3, 5, 6, 8, 9, 11, 12, ...), spine k ranks 3k + 1 (1, 4, 7, ...): ranks 0..26 are
-      r008 from U48 down, 27..47 r033;
+      (0, 2, 3, 5, 6, 8, 9, 11, 12, ...), spine k ranks 3k + 1 (1, 4, 7, ...): ranks 0..27 are
+      r008 from U48 down, 28..47 r033;
     - system 32 (first of unit 2) is the first of compute rack 9, which is r010 on the floor; its
       leaf 8 ranks 12: r008, U48 - 12 = U36, after 8 leaves: r008-leaf-09;
     - the UFM's links j = 1016..1019: q = 127, leaves 24..27, port 32; leaf 24 ranks 36: r033's
-      slot 9, U39, after 6 leaves of r033 (ranks 27, 29, 30, 32, 33, 35);
+      slot 8, U40, after 5 leaves of r033 (ranks 29, 30, 32, 33, 35);
     - leaf-spine: 32 uplinks (p33..p64) over 16 spines, 2 per spine: p33, p34 -> spine 1 (rank 1:
       r008, U47), p35 -> spine 2 (rank 4: U44).
     """
@@ -173,7 +174,7 @@ def test_dgx_h100_4su_rows_worked_by_hand(catalog, rack_units):
     assert ends[1] == ("r001", 1, "r001-node-01", "compute-p1", "r008", 48, "r008-leaf-01", "p1")
     assert ends[9] == ("r001", 9, "r001-node-02", "compute-p1", "r008", 48, "r008-leaf-01", "p2")
     assert ends[257][2:] == ("r010-node-01", "compute-p1", "r008", 36, "r008-leaf-09", "p1")
-    assert ends[1017][2:] == ("r035-fabric-manager-01", "compute-p1", "r033", 39, "r033-leaf-07", "p32")
+    assert ends[1017][2:] == ("r035-fabric-manager-01", "compute-p1", "r033", 40, "r033-leaf-06", "p32")
     assert ends[1021][2:] == ("r008-leaf-01", "p33", "r008", 47, "r008-spine-01", "p1")
     assert ends[1022][2:] == ("r008-leaf-01", "p34", "r008", 47, "r008-spine-01", "p2")
     assert ends[1023][2:] == ("r008-leaf-01", "p35", "r008", 44, "r008-spine-02", "p1")
@@ -210,29 +211,61 @@ def test_one_row_per_link_and_no_port_twice(catalog, rack_units, case):
     check_rows(plan, rows)
 
 
-@pytest.mark.parametrize("case", ["three_tiers", "dragonfly", "top_of_rack"])
-def test_every_cable_reaches_and_is_a_medium_the_segment_buys_where_it_can(catalog, rack_units, case):
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_cable_reaches_and_is_a_medium_the_segment_buys(catalog, rack_units, case):
     plan, rows = plan_and_rows(CASES[case], catalog, rack_units)
-    links = {(fabric.name, link.segment, link.from_): link for fabric in plan.fabrics.values()
-             for link in fabric.links}
-    for row in as_records(rows):
-        cable = catalog.cables[row["cable"]]
-        assert cable.reach_m >= row["length_m"], row
-        segment = [link for (name, segment, _), link in links.items()
-                   if name == row["fabric"] and segment == row["segment"]]
-        bought = set().union(*(link.media_counts for link in segment))
-        own_reach = max(catalog.cables[link.cable].reach_m for link in segment)
-        assert row["media"] in bought or own_reach < row["length_m"], row
-
-
-def test_without_the_catalog_cables_every_row_has_its_segment_medium(catalog, rack_units):
-    plan = plan_scenario(CASES["top_of_rack"], catalog)
-    main = defaultdict(set)
+    bought = defaultdict(set)
     for fabric in plan.fabrics.values():
         for link in fabric.links:
-            main[(fabric.name, link.segment)].add((link.media, link.cable))
-    for row in as_records(cabling_rows(plan, rack_units=rack_units)):
-        assert (row["media"], row["cable"]) in main[(row["fabric"], row["segment"])]
+            bought[(fabric.name, link.segment)].update(link.media_counts)
+    for row in as_records(rows):
+        assert catalog.cables[row["cable"]].reach_m >= row["length_m"], row
+        assert row["length_m"] <= row["stock_length_m"], row
+        for end in ("from_transceiver", "to_transceiver"):
+            if row[end]:
+                assert catalog.transceivers[row[end]].reach_m >= row["length_m"], row
+        assert row["media"] in bought[(row["fabric"], row["segment"])], row
+
+
+def rows_modules(plan, catalog, records) -> Counter:
+    """Modules the rows' ends need: one per (device, cage, part); a switch port pN sits in cage
+    (N - 1) // ports per cage, a NIC port <fabric>-pN in (N - 1) // the NIC's ports per cage."""
+    switch_of = {(fabric.name, tier.role): tier.switch for fabric in plan.fabrics.values() for tier in fabric.tiers}
+    system = catalog.systems[plan.compute.system]
+    cages = set()
+    for row in records:
+        for side in ("from", "to"):
+            module = row[f"{side}_transceiver"]
+            if not module:
+                continue
+            device, port = row[f"{side}_device"], row[f"{side}_port"]
+            named = DEVICE.fullmatch(device)
+            role = named.group(2) if named else device.rsplit("-", 1)[0]
+            if role in SWITCH_ROLES:
+                per_cage = catalog.switches[switch_of[(row["fabric"], role)]].ports_per_cage
+                ports, native = "", int(SWITCH_PORT.fullmatch(port).group(1))
+            else:
+                nic = NIC_PORT.fullmatch(port)
+                per_cage = system.nic(nic.group(1)).ports_per_cage if role == "node" else 1
+                ports, native = nic.group(1), int(nic.group(2))
+            cages.add((device, ports, (native - 1) // per_cage, module))
+    return Counter(cage[-1] for cage in cages)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bom_cables_and_optics_are_the_rows(catalog, rack_units, case):
+    """One BOM line per cable part and stock length, its installed quantity the rows' count;
+    each transceiver part's the cages the rows' ends need."""
+    plan, rows = plan_and_rows(CASES[case], catalog, rack_units)
+    records = as_records(rows)
+    installed = Counter()
+    for line in plan.bom:
+        installed[(line.category, line.sku, line.length_m)] += line.quantity - line.spares
+    cables = Counter(("cables", row["cable"], row["stock_length_m"]) for row in records)
+    assert {key: count for key, count in installed.items() if key[0] == "cables"} == cables
+    optics = {("optics", sku, None): count for sku, count in rows_modules(plan, catalog, records).items()}
+    assert {key: count for key, count in installed.items() if key[0] == "optics"} == optics
+    assert sum(fabric.transceivers for fabric in plan.fabrics.values()) == sum(optics.values())
 
 
 def test_top_of_rack_systems_cable_to_a_leaf_in_their_own_rack(catalog, rack_units):
@@ -328,7 +361,7 @@ def test_racks_are_numbered_in_floor_order(catalog, rack_units):
 def test_without_floor_positions_the_segment_length_is_used(catalog, rack_units):
     plan = plan_scenario(nvidia_ra_h100_4su_document(128, fabric_manager_ports=0), catalog)
     plan = replace(plan, racks=replace(plan.racks, floor=None))
-    records = as_records(cabling_rows(plan, rack_units=rack_units))
+    records = as_records(cabling_rows(plan, catalog))
     lengths = {link.segment: link.length_m for link in plan.fabrics["compute"].links}
     assert all(row["length_m"] == lengths[row["segment"]] for row in records)
     assert records[0]["from_rack"] == "r001"
@@ -336,18 +369,18 @@ def test_without_floor_positions_the_segment_length_is_used(catalog, rack_units)
 
 def test_a_plan_without_fabrics_has_no_cables(catalog):
     plan = plan_scenario({"name": "x", "compute": {"system": "dgx-h100", "nodes": 4}}, catalog)
-    assert list(cabling_rows(plan)) == []
+    assert list(cabling_rows(plan, catalog)) == []
 
 
 def test_rows_are_made_one_at_a_time_in_bounded_memory(catalog, rack_units):
     """Streaming ten times the links must not take ten times the memory."""
     small = plan_scenario(CASES["rail_only"], catalog)
     large = plan_scenario(CASES["three_tiers"], catalog)
-    assert isinstance(cabling_rows(large), types.GeneratorType)
+    assert isinstance(cabling_rows(large, catalog), types.GeneratorType)
 
     def peak_bytes(plan) -> tuple[int, int]:
         tracemalloc.start()
-        count = sum(1 for _ in cabling_rows(plan, rack_units=rack_units, cables=catalog.cables))
+        count = sum(1 for _ in cabling_rows(plan, catalog))
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         return count, peak

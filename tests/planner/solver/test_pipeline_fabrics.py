@@ -19,15 +19,16 @@ def test_plan_carries_tiers_links_and_transceivers(catalog):
     assert [(tier["role"], tier["switches"]) for tier in compute["tiers"]] == [("leaf", 32), ("spine", 16)]
     assert [(link["from"], link["to"], link["count"]) for link in compute["links"]] == [
         ("node", "leaf", 1024), ("leaf", "spine", 1024)]
-    # Lengths measured on the floor: 32 leaves and 16 spines fill 2 network racks (27 + 21), so 2
-    # of the 4 leaf-rack/spine-rack pairs share a rack: 1024 / 2 = 512 leaf-spine links are
-    # in-rack DAC, the other 512 fiber. Every node-leaf run leaves its rack: fiber.
+    # Every cable placed on the floor (the cabling plan's rows): 48 QM9700 fill 2 network racks
+    # (28 + 20). The 9 systems beside a network rack are within the 5 m an 800G active copper
+    # cable reaches of their leaves: 72 node-leaf links are ACC, the other 952 fiber. Leaves and
+    # spines in one rack take DAC (524 of the 1,024 leaf-spine links), the others fiber (500).
     [node_leaf, leaf_spine] = compute["links"]
-    assert node_leaf["media_counts"] == {"fiber": 1024} and node_leaf["measured"]
-    assert leaf_spine["media_counts"] == {"dac": 512, "fiber": 512}
-    # The DGX's 8 ports sit in 4 twin-port cages: 128 x 4 = 512 NIC modules; 1024 / 2 twin-port
-    # leaf cages; 2 ends x 512 / 2 twin-port cages for the fiber leaf-spine links.
-    assert compute["transceivers"] == 512 + 512 + 2 * 256
+    assert node_leaf["media_counts"] == {"acc": 72, "fiber": 952} and node_leaf["measured"]
+    assert leaf_spine["media_counts"] == {"dac": 524, "fiber": 500}
+    # One twin-port module in every cage a fiber link uses: the DGX's 4 twin-port NIC cages and
+    # the QM9700's twin-port cages (tests/fabric/solver/test_cabling.py counts them from the rows)
+    assert compute["transceivers"] == 1463
     assert (compute["bisection_tbps"], compute["oversubscription"], compute["max_switch_hops"]) == (204.8, 1.0, 3)
     assert compute["gpus_per_leaf"] == 32
     assert compute["switch_power_kw"] == pytest.approx(36.0)
@@ -36,13 +37,16 @@ def test_plan_carries_tiers_links_and_transceivers(catalog):
 
 def test_bom_lists_switches_optics_and_cables(catalog):
     # installed quantities; spares come on top
-    bom = {(line.category, line.sku): line.quantity - line.spares
+    bom = {(line.category, line.sku, line.length_m): line.quantity - line.spares
            for line in plan_scenario(NVIDIA_RA_H100_4SU, catalog).bom}
-    assert bom[("network", "qm9700")] == 48
-    assert ("optics", "osfp-400g-sr4") not in bom
-    assert bom[("optics", "osfp-800g-2xsr4")] == 512 + 512 + 2 * 256
-    assert bom[("cables", "mpo12-om4")] == 1024 + 512
-    assert bom[("cables", "dac-400g")] == 512
+    assert bom[("network", "qm9700", None)] == 48
+    assert ("optics", "osfp-400g-sr4", None) not in bom
+    assert bom[("optics", "osfp-800g-2xsr4", None)] == 1463
+    # one line per cable part and stock length, as the cabling plan's rows have them
+    fiber = {length: count for (category, sku, length), count in bom.items() if sku == "mpo12-om4"}
+    assert fiber == {7.0: 205, 10.0: 389, 15.0: 259 + 500, 20.0: 99}
+    copper = {length: count for (category, sku, length), count in bom.items() if sku == "dac-400g"}
+    assert copper == {1.0: 224, 1.5: 256, 2.0: 44}
 
 
 def test_fabric_switches_reach_the_racks_and_the_power(catalog):
@@ -112,8 +116,8 @@ def test_bad_fabric_input_through_the_pipeline(catalog):
 
 def test_nic_modules_draw_in_the_system_only_when_its_rating_leaves_them_out(catalog):
     """The DGX H100's 10.2 kW includes its 4 twin-port NIC modules (15 W each). A system rated
-    without them is charged 4 x 15 W = 0.06 kW more per node in its compute rack; the switches'
-    own modules stay with the switches either way."""
+    without them is charged 15 W per module in its cages, in its compute rack; the switches' own
+    modules stay with the switches either way."""
     dgx = catalog.systems["dgx-h100"]
     rated_without = {**{field: getattr(dgx, field) for field in ("name", "gpus", "power_kw", "rack_units",
                                                                   "weight_kg", "price_usd")},
@@ -125,9 +129,14 @@ def test_nic_modules_draw_in_the_system_only_when_its_rating_leaves_them_out(cat
     with_dgx = plan_scenario({**NVIDIA_RA_H100_4SU, "compute": {"system": "dgx-h100", "nodes": 128}}, catalog)
     module_w = catalog.transceivers["osfp-800g-2xsr4"].power_w
     extra_kw = bare.power.it_kw_by_category["compute"] - with_dgx.power.it_kw_by_category["compute"]
-    assert extra_kw == pytest.approx(128 * 4 * module_w / 1000)
     assert bare.fabrics["compute"].optics_power_kw_by_device["dgx-h100-bare"] == pytest.approx(extra_kw)
-    assert bare.power.it_kw_by_category["network"] == pytest.approx(with_dgx.power.it_kw_by_category["network"])
+    # a whole number of modules, at most one per cage (fewer where a cage's links are copper)
+    modules = extra_kw * 1000 / module_w
+    assert modules == pytest.approx(round(modules)) and 0 < round(modules) <= 128 * 4
+    switches_kw = {device: kw for device, kw in bare.fabrics["compute"].optics_power_kw_by_device.items()
+                   if device in catalog.switches}
+    assert bare.power.it_kw_by_category["network"] == pytest.approx(
+        bare.fabrics["compute"].switch_power_kw + sum(switches_kw.values()))
 
 
 def test_no_top_of_rack_switch_in_a_rack_scale_system(catalog):

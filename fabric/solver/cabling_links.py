@@ -1,0 +1,305 @@
+"""Every cable of the plan as arrays: the one source of the cabling plan's rows and of the bill
+of materials' cables and transceivers.
+
+For each fabric and segment, all planes together, the two ends of every link are found by the
+cabling plan's arithmetic on arrays of indices (`fabric.solver.cabling` gives the rules): rack,
+lowest U and height, the device, its port and the cage the port sits in. Each link's length is
+measured between its two ports (`cabling_distance.cable_length_m`, vectorised here), and the
+catalog's reaches, as a step function of length (`media.link_choice_steps`), give its medium,
+cable and the transceiver each end needs; its stock length is the shortest the cable is sold in
+that covers it. A cage holds one module: the one of longest reach that any of its links needs.
+The rows print these arrays and the bill of materials adds them up, so the two cannot disagree.
+"""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from fabric.solver.cabling_racks import DevicePlace
+from fabric.solver.cabling_wiring import FabricWiring, WiredGroup, nic_port
+from fabric.solver.media import LinkChoice, link_choice_steps
+from fabric.solver.results import LinkResult
+from power.solver.cabling_distance import IN_RACK_LATERAL_M
+
+U_HEIGHT_M = 0.04445
+"""One rack unit: 1.75 in (EIA-310)."""
+FIRST_U_HEIGHT_M = 0.1
+"""Bottom of U1 above the floor (cabling_distance: a 42U rack's space starts ~0.1 m up)."""
+LENGTH_STEP_M = 0.1
+"""Measured lengths are rounded up to this step."""
+NO_MODULE = -1
+
+
+@dataclass(frozen=True)
+class LinkEnds:
+    """One end of a segment's links, all planes: where each link lands."""
+
+    rack: np.ndarray
+    """Floor number of the rack, 0 when not known."""
+    u: np.ndarray
+    """Lowest unit of the device, 0 when not known."""
+    units: np.ndarray
+    device: np.ndarray
+    """Index of the device, for `place`."""
+    port: np.ndarray
+    """Index of the port, for `port_name`."""
+    cage: np.ndarray
+    """Dense id of the cage the port sits in (devices x cages per device)."""
+    cages: int
+    """Dense cage ids run from 0 to cages - 1."""
+    devices: str
+    """The devices the cage ids number (a tier's switches, a group's systems): segments that
+    share devices share cages, such as a leaf's down and up ports in one twin-port cage."""
+    place: Callable[[int, int], DevicePlace]
+    """(device, plane) -> where it stands and its name."""
+    port_name: Callable[[int, int], str]
+    """(port, plane) -> the port's name."""
+    holder: str | None
+    """Catalog slug charged with the power of the modules at this end (None: already in the
+    device's rating)."""
+
+
+@dataclass(frozen=True)
+class CableChunk:
+    """Consecutive links of one segment in one plane, in the cabling plan's order."""
+
+    plane: int
+    lower: LinkEnds
+    upper: LinkEnds
+    length_m: np.ndarray
+    choice: np.ndarray
+    """Index into the segment's choices."""
+    stock_length_m: np.ndarray
+    lower_needs: np.ndarray
+    """Rank (by reach) of the module each link needs at its lower end, NO_MODULE for none."""
+    upper_needs: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.length_m)
+
+
+def measured_lengths_m(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: float) -> np.ndarray:
+    """Cable between each pair of ports [m] (`cabling_distance.cable_length_m`): within one rack,
+    (|h_a - h_b| + lateral) x (1 + slack fraction); between racks, (|dx| + |dy| + two drops from
+    the tray to the ports) x (1 + slack fraction) + slack; rounded up to LENGTH_STEP_M. The port
+    height is the middle of the device: first U height + (U - 1 + units / 2) x 1.75 in. Where a
+    rack or U is not known, the segment's assumed length."""
+    racks = cabling.racks
+    row_a, slot_a, x_a, y_a = racks.position_arrays(lower.rack)
+    row_b, slot_b, x_b, y_b = racks.position_arrays(upper.rack)
+    height_a = FIRST_U_HEIGHT_M + (lower.u - 1 + lower.units / 2) * U_HEIGHT_M
+    height_b = FIRST_U_HEIGHT_M + (upper.u - 1 + upper.units / 2) * U_HEIGHT_M
+    tray = cabling.tray_height_m
+    between = (np.abs(x_a - x_b) + np.abs(y_a - y_b)
+               + np.maximum(tray - height_a, 0) + np.maximum(tray - height_b, 0))
+    within = np.abs(height_a - height_b) + IN_RACK_LATERAL_M
+    same_rack = (row_a == row_b) & (slot_a == slot_b)
+    length = np.where(same_rack, within * (1 + cabling.slack_fraction),
+                      between * (1 + cabling.slack_fraction) + cabling.slack_m)
+    length = np.round(np.ceil(np.round(length / LENGTH_STEP_M, 6)) * LENGTH_STEP_M, 3)
+    known = (lower.rack > 0) & (upper.rack > 0) & (lower.u > 0) & (upper.u > 0) & (row_a >= 0) & (row_b >= 0)
+    return np.where(known, length, assumed_m)
+
+
+class SegmentCables:
+    """A segment's cables, all planes, made chunk by chunk (CHUNK_LINKS links at a time) so
+    that memory stays bounded whatever the plan's size; the cages' modules are settled over
+    the whole fabric first (`count_fabric`)."""
+
+    def __init__(self, cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None) -> None:
+        self.cabling, self.fabric, self.link, self.group = cabling, fabric, link, group
+        reaches, self.choices = cabling.steps(fabric.name, link)
+        self.reaches = np.asarray(reaches)
+        rank = cabling.module_rank
+        self.lower_rank = np.array([rank.get(item.lower_module, NO_MODULE) for item in self.choices])
+        self.upper_rank = np.array([rank.get(item.upper_module, NO_MODULE) for item in self.choices])
+        self.stocks = {
+            index: np.asarray(sorted(cabling.cables[item.cable].stock_lengths_m))
+            for index, item in enumerate(self.choices)
+            if item.cable and cabling.cables[item.cable].stock_lengths_m
+        }
+
+    def chunks(self) -> Iterator[CableChunk]:
+        per_plane = self.link.count // self.fabric.planes
+        for plane in range(self.fabric.planes):
+            for start in range(0, per_plane, CHUNK_LINKS):
+                yield self._chunk(plane, start, min(start + CHUNK_LINKS, per_plane))
+
+    def _chunk(self, plane: int, start: int, stop: int) -> CableChunk:
+        lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, start, stop)
+        length_m = measured_lengths_m(self.cabling, lower, upper, self.link.length_m)
+        choice = np.searchsorted(self.reaches, length_m - 1e-9, side="left")
+        stock_length_m = length_m.copy()
+        for index, stocks in self.stocks.items():
+            mask = choice == index
+            if mask.any():
+                at = np.searchsorted(stocks, length_m[mask] - 1e-9, side="left")
+                stock_length_m[mask] = np.where(
+                    at < len(stocks), stocks[np.minimum(at, len(stocks) - 1)], length_m[mask]
+                )
+        return CableChunk(plane, lower, upper, length_m, choice, stock_length_m,
+                          self.lower_rank[choice], self.upper_rank[choice])
+
+
+CHUNK_LINKS = 4_096
+"""Links measured at once: the rows' memory stays flat whatever the plan's size."""
+
+
+def _raise_to_needs(held: np.ndarray, cages: np.ndarray, needs: np.ndarray) -> None:
+    """held[cage] = max(held[cage], need) for each link's cage and need (few distinct needs: one
+    bincount each, not a loop over links)."""
+    for rank in np.unique(needs[needs != NO_MODULE]):
+        present = np.bincount(cages[needs == rank], minlength=len(held)) > 0
+        held[present] = np.maximum(held[present], rank)
+
+
+def _segment_ends(cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None, plane: int,
+                  start: int, stop: int) -> tuple[LinkEnds, LinkEnds]:
+    """Both ends of links start..stop - 1 of a segment in one plane."""
+    segment = link.segment
+    index = np.arange(start, stop, dtype=np.int64)
+    if group is not None:
+        switch, down = fabric.edge_arrays(group.first_link + index)
+        lower = cabling.endpoint_ends(fabric, group, plane, index)
+        return lower, cabling.switch_ends(fabric, fabric.edge_role, plane, switch, down, "down")
+    if segment.endswith("-spine"):
+        leaf, uplink, spine, down = fabric.tree_link_arrays(index)
+        return (cabling.switch_ends(fabric, fabric.edge_role, plane, leaf, uplink, "up"),
+                cabling.switch_ends(fabric, "spine", plane, spine, down, "down"))
+    if segment == "spine-core":
+        spine, uplink, core, down = fabric.core_link_arrays(index)
+        return (cabling.switch_ends(fabric, "spine", plane, spine, uplink, "up"),
+                cabling.switch_ends(fabric, "core", plane, core, down, "down"))
+    if segment in ("local", "global"):
+        links = fabric.local_links() if segment == "local" else fabric.global_links()
+        columns = np.array(list(links), dtype=np.int64).reshape(-1, 4)[start:stop].T
+        _, first_local, first_global = fabric.router_ports()
+        first = first_local if segment == "local" else first_global
+        return (cabling.switch_ends(fabric, "router", plane, columns[0], columns[1] + first, "router"),
+                cabling.switch_ends(fabric, "router", plane, columns[2], columns[3] + first, "router"))
+    raise ValueError(f"no cabling rule for the {segment} links of the {fabric.name} fabric")
+
+
+def fabric_segments(cabling, fabric: FabricWiring) -> list[SegmentCables]:
+    """A fabric's segments with links, in the cabling plan's order."""
+    groups = {id(group.link): group for group in fabric.groups}
+    return [SegmentCables(cabling, fabric, link, groups.get(id(link))) for link in fabric.result.links if link.count]
+
+
+@dataclass(frozen=True)
+class SegmentCount:
+    """A segment's cables and transceivers added up from its links."""
+
+    link: LinkResult
+    """The segment with its media, lengths and transceivers (cages its links use) as the cables
+    are."""
+    cables: dict[tuple[str, str | None, float], int]
+    """(medium, cable part, stock length) -> cables."""
+    warnings: tuple[str, ...]
+    link_of: LinkResult
+    """The segment as the fabric engine gave it."""
+
+
+@dataclass(frozen=True)
+class FabricCount:
+    """A fabric's cables and transceivers added up from its rows."""
+
+    segments: tuple[SegmentCount, ...]
+    modules: dict[str, int]
+    """Transceiver part -> modules: one per cage any row's end uses."""
+    optics_w: dict[str, float]
+    """Module and active cable power by the slug of the device that holds them."""
+    cage_modules: dict[str, np.ndarray]
+    """Module rank held in each cage, by the devices the cages number (NO_MODULE: empty)."""
+
+
+def count_fabric(cabling, segments: list[SegmentCables]) -> FabricCount:
+    """Cables by part and stock length per segment, and modules by part for the fabric: a cage
+    holds one module, of the longest reach any of its links needs (its links may be of two
+    segments, a leaf's last down port and first up port in one twin-port cage), so modules are
+    counted over the fabric's cages, as the rows' ends need them. One pass over the links."""
+    held: dict[str, np.ndarray] = {}
+    holders: dict[str, str | None] = {}
+    optics_w: dict[str, float] = {}
+    counts = []
+    for cables in segments:
+        count, cable_w = _count_segment(cables, held, holders)
+        counts.append(count)
+        for holder, watts in cable_w.items():
+            optics_w[holder] = optics_w.get(holder, 0.0) + watts
+    modules: dict[str, int] = {}
+    for devices, cage_modules in held.items():
+        for rank, used in zip(*np.unique(cage_modules[cage_modules != NO_MODULE], return_counts=True)):
+            module = cabling.transceivers[cabling.module_order[rank]]
+            modules[module.slug] = modules.get(module.slug, 0) + int(used)
+            if holders[devices]:
+                holder = holders[devices]
+                optics_w[holder] = optics_w.get(holder, 0.0) + int(used) * module.power_w
+    return FabricCount(tuple(counts), modules, optics_w, held)
+
+
+def _count_segment(
+    cables: SegmentCables, held: dict[str, np.ndarray], holders: dict[str, str | None]
+) -> tuple[SegmentCount, dict[str, float]]:
+    link, choices = cables.link, cables.choices
+    catalog_cables = cables.cabling.cables
+    counts: dict[tuple, int] = {}
+    media_counts: dict[str, int] = {}
+    cable_w: dict[str, float] = {}
+    segment_cages: dict[str, np.ndarray] = {}
+    missing_cable = missing_module = links_total = 0
+    measured, length_sum, longest = False, 0.0, 0.0
+    for chunk in cables.chunks():
+        for end, needs in ((chunk.lower, chunk.lower_needs), (chunk.upper, chunk.upper_needs)):
+            if end.devices not in held:
+                held[end.devices] = np.full(end.cages, NO_MODULE)
+                holders[end.devices] = end.holder
+            _raise_to_needs(held[end.devices], end.cage, needs)
+            used = segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))
+            used[end.cage[needs != NO_MODULE]] = True
+        measured = measured or bool(((chunk.lower.rack > 0) & (chunk.upper.rack > 0)).any())
+        length_sum += float(chunk.length_m.sum())
+        longest = max(longest, float(chunk.length_m.max()))
+        links_total += len(chunk)
+        for index in np.unique(chunk.choice):
+            choice = choices[index]
+            mask = chunk.choice == index
+            links = int(mask.sum())
+            media_counts[choice.media] = media_counts.get(choice.media, 0) + links
+            if choice.cable is None:
+                missing_cable += links
+                continue
+            if choice.media == "fiber" and (choice.lower_module is None or choice.upper_module is None):
+                missing_module += links
+            stocks, numbers = np.unique(chunk.stock_length_m[mask], return_counts=True)
+            for stock, number in zip(stocks, numbers):
+                key = (choice.media, choice.cable, float(stock))
+                counts[key] = counts.get(key, 0) + int(number)
+            per_end_w = catalog_cables[choice.cable].power_w if choice.media in ("acc", "aoc") else 0.0
+            for holder in (chunk.lower.holder, chunk.upper.holder):
+                if per_end_w and holder:
+                    cable_w[holder] = cable_w.get(holder, 0.0) + links * per_end_w
+    warnings = []
+    where = f"the {cables.fabric.name} fabric's {link.segment} links"
+    if missing_cable:
+        warnings.append(
+            f"{missing_cable:,} of {where} run farther than any {link.gbps:g} Gb/s cable in the catalog "
+            f"reaches (up to {longest:g} m): they are counted without a cable."
+        )
+    if missing_module:
+        warnings.append(
+            f"{missing_module:,} of {where} need a transceiver the catalog does not have: they are "
+            f"counted without optics."
+        )
+    if counts:
+        (media, cable, stock), _ = max(counts.items(), key=lambda item: item[1])
+    else:
+        media, cable, stock = max(media_counts, key=media_counts.get), None, 0.0
+    counted = replace(
+        link,
+        length_m=length_sum / links_total, max_length_m=longest, measured=measured,
+        media=media, media_counts=media_counts, cable=cable, cable_length_m=stock,
+        transceivers=sum(int(used.sum()) for used in segment_cages.values()),
+    )
+    return SegmentCount(counted, counts, tuple(warnings), link), cable_w
