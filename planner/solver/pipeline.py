@@ -24,6 +24,7 @@ from planner.solver.workload import (
     size_workload,
     workload_gpus_needed,
 )
+from power.solver.cooling_plant import cooling_units_paid_by
 from power.solver.link_lengths import measured_link_lengths
 from power.solver.power_plan import RacksAndPower, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
@@ -72,6 +73,7 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
         electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
         goodput=reliability.goodput if reliability else None,
         dense_tflops_per_gpu=workload.dense_tflops_per_gpu if workload else system.dense_bf16_tflops_per_gpu,
+        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
     )
     return Plan(
         name=scenario.name,
@@ -124,6 +126,7 @@ def _fabrics_and_racks(
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=storage_system_counts(storage),
             optics_kw=sum(fabric.optics_power_kw for fabric in fabrics.values()),
+            finance_facility=scenario.finance.facility,
         )
         return fabrics, facility
 

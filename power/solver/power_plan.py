@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.bom import PartCount
 from planner.solver.parts import SystemSpec
-from power.solver.cooling_plant import WARM_WATER_COOLING, size_cooling_plant
+from power.solver.cooling_plant import (
+    BOUGHT_WITH_CLUSTER,
+    WARM_WATER_COOLING,
+    cooling_unit_paid_by,
+    size_cooling_plant,
+)
 from power.solver.facility import PowerResult, size_facility
 from power.solver.rack_packing import RacksResult, pack_racks
 from power.solver.specs import FacilitySpec, RacksSpec
@@ -73,8 +78,12 @@ def racks_and_power(
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
     optics_kw: float = 0.0,
+    finance_facility: str = "leased",
 ) -> RacksAndPower:
-    """Pack and lay out every rack, size cooling and facility, and list parts and warnings."""
+    """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
+
+    `finance_facility` (leased or built) says what pays for the building's cooling plant
+    (`cooling_plant.cooling_unit_paid_by`)."""
     packed = pack_racks(
         total_nodes, system, racks, catalog,
         switch_groups=switch_groups, storage_systems=storage_systems, optics_kw=optics_kw,
@@ -89,16 +98,18 @@ def racks_and_power(
     return RacksAndPower(
         racks=packed,
         power=power,
-        part_counts=power_part_counts(packed, power, catalog),
+        part_counts=power_part_counts(packed, power, catalog, finance_facility),
         warnings=power_warnings(packed, power, system, racks, facility, catalog),
     )
 
 
 def power_part_counts(
-    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot"
+    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot", finance_facility: str = "leased"
 ) -> list[PartCount]:
-    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs and
-    cooling units."""
+    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs and the
+    cooling units the cluster buys: CDUs and rear doors, not the building's chillers, dry
+    coolers, towers and air handlers, which the colocation fee or the construction cost per MW
+    already pays for (`cooling_plant.cooling_unit_paid_by`)."""
     counts = [
         PartCount("racks", group.rack_type, group.count)
         for group in racks.per_rack
@@ -108,7 +119,11 @@ def power_part_counts(
     for group in racks.per_rack:
         pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
     counts += [PartCount("power", slug, quantity) for slug, quantity in pdus.items()]
-    counts += [PartCount("cooling", unit.unit, unit.count) for unit in power.cooling.units]
+    counts += [
+        PartCount("cooling", unit.unit, unit.count)
+        for unit in power.cooling.units
+        if cooling_unit_paid_by(unit.kind, finance_facility) == BOUGHT_WITH_CLUSTER
+    ]
     return counts
 
 
