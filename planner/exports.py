@@ -211,6 +211,7 @@ def plan_export_cabling_lines(plan: "Plan", catalog: "CatalogSnapshot | None" = 
         catalog = catalog.with_components(plan.inputs)
     rack_units = {slug: part.rack_units for slug, part in catalog.storage_systems.items()}
     rack_units.update((slug, part.rack_units) for slug, part in catalog.switches.items())
+    rack_units.update((slug, part.rack_units) for slug, part in catalog.servers.items())
     rows = cabling_rows(plan, rack_units=rack_units, cables=catalog.cables)
     return csv_lines(chain([CABLING_COLUMNS], rows))
 

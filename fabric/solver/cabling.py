@@ -37,8 +37,11 @@ Placement
   model interleaved in proportion (switch m of a tier of N at (m + 1/2) / N, plane by plane,
   ties to the lower tier; `FabricWiring.network_rank`), so each unit's leaves stand along the
   racks as its systems stand along the floor; each rack is filled from the top,
-  its models in the order of its contents. Storage systems fill the storage racks likewise; the
-  fabric managers are the first management servers. A switch's rack units come from
+  its models in the order of its contents. Storage systems fill the storage racks likewise.
+  Fabric manager appliances (`RacksResult.servers`, fabric by fabric) then management servers
+  fill the management racks from the top, numbered among the units of their part in the rack;
+  a fabric's manager links go p // e to its appliance p // e, port p mod e (e fabric ports per
+  appliance: ports 1-2 to the first UFM, 3-4 to the second). A switch's rack units come from
   `rack_units` (1 U where not given); U counts the rack's usable space only (no PDUs, no
   reserved units).
 
@@ -101,8 +104,6 @@ CABLING_COLUMNS = (
 )
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 MANAGEMENT_PORT = "mgmt"
-MANAGEMENT_SERVER_SLUG = "management-server"
-"""As support_racks names the scenario's management servers."""
 U_HEIGHT_M = 0.04445
 """One rack unit: 1.75 in (EIA-310)."""
 FIRST_U_HEIGHT_M = 0.1
@@ -120,8 +121,8 @@ class _Cabling:
         self.plan = plan
         self.cables = dict(cables) if cables else None
         racks_spec = getattr(getattr(plan, "inputs", None), "racks", None)
-        if racks_spec is not None:
-            rack_units = {MANAGEMENT_SERVER_SLUG: racks_spec.management_server_u, **rack_units}
+        if racks_spec is not None and getattr(racks_spec, "management_server_u", None):
+            rack_units = {**rack_units, racks_spec.management_server: racks_spec.management_server_u}
         self.racks = RackIndex(plan.racks, rack_units)
         storage = getattr(plan, "storage", None)
         storage_groups = {
@@ -141,9 +142,14 @@ class _Cabling:
         used = getattr(plan.racks, "compute_rack_units_used", 0) or 0
         self.node_units = max(used // per_rack, 1)
         self.nodes_per_rack = per_rack
-        self.fabric_managers = [
-            fabric.name for fabric in self.fabrics if any(group.name == FABRIC_MANAGER for group in fabric.groups)
-        ]
+        # Each fabric's manager appliances, and the index of the first among the units of their
+        # part in the management racks (fabric managers come first, in fabric order).
+        self.fabric_managers: dict[str, tuple[Any, int]] = {}
+        seen: dict[str, int] = {}
+        for server in getattr(plan.racks, "servers", ()) or ():
+            if server.role == "fabric_manager":
+                self.fabric_managers[server.fabric] = (server, seen.get(server.server, 0))
+            seen[server.server] = seen.get(server.server, 0) + server.count
         self.length_m = lru_cache(maxsize=CACHE_SIZE)(self._length_m)
         self.media_for = lru_cache(maxsize=CACHE_SIZE)(self._media_for)
         self.reaches = lru_cache(maxsize=CACHE_SIZE)(self._reaches)
@@ -175,6 +181,20 @@ class _Cabling:
         above_units, above_devices = racks.units_before(group, slug, slot)
         u = top_u(group.usable_u, above_units, units) if number else 0
         return racks.place(number, u, units, role, above_devices + 1, index)
+
+    def server(self, slug: str, index: int, role: str) -> DevicePlace:
+        """The index-th `slug` server in the management racks, filled from the top; numbered
+        among the units of its part in its rack."""
+        racks = self.racks
+        units = racks.units_of(slug)
+        found = racks.locate("management", "", slug, index)
+        if found is None:
+            return racks.place(0, 0, units, role, 0, index)
+        rack, slot, group = found
+        number = racks.number("management", rack)
+        above_units, _ = racks.units_before(group, slug, slot)
+        u = top_u(group.usable_u, above_units, units) if number else 0
+        return racks.place(number, u, units, role, slot + 1, index)
 
     def _management_runs(self) -> dict[str, list[tuple[int, FabricWiring, str, str, int]]]:
         """The other fabrics' switches in the order oob serves their management ports
@@ -208,9 +228,15 @@ class _Cabling:
         if group.name == "node":
             return self.node(device), nic_port(fabric.name, port, plane, fabric.planes)
         if group.name == FABRIC_MANAGER:
-            index = self.fabric_managers.index(fabric.name)
-            place = self.supported("management", MANAGEMENT_SERVER_SLUG, index, "fabric-manager")
-            return place, nic_port(fabric.name, port, plane, fabric.planes)
+            # The fabric's leaf links are spread over its appliances, each taking its own ports.
+            manager, first = self.fabric_managers.get(fabric.name, (None, 0))
+            each = max(manager.fabric_ports_each, 1) if manager is not None else max(group.ports, 1)
+            appliance, own_port = divmod(port, each)
+            if manager is None:
+                place = self.racks.place(0, 0, 1, "fabric-manager", 0, appliance)
+            else:
+                place = self.server(manager.server, first + appliance, "fabric-manager")
+            return place, nic_port(fabric.name, own_port, plane, fabric.planes)
         if group.ports == 1 and group.name in self._switch_runs and fabric.name == "oob":
             found = self.managed_switch(group.name, device)
             if found is not None:

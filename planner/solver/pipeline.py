@@ -8,6 +8,7 @@ from fabric.solver.results import FabricResult
 from planner.solver.bom import PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute
+from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan
 from planner.solver.reliability import (
@@ -115,6 +116,7 @@ def _fabrics_and_racks(
             compute.total_nodes, system, scenario.racks, catalog.cooling_types
         ).nodes_per_rack
     extra_endpoints = {"storage": storage_endpoint_groups(storage)}
+    servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
 
     def fabrics_then_racks(measured_lengths=None):
         fabrics = plan_fabrics(
@@ -125,6 +127,7 @@ def _fabrics_and_racks(
             compute.total_nodes, system, scenario.racks, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=storage_system_counts(storage),
+            servers=servers,
             optics_kw=sum(fabric.optics_power_kw for fabric in fabrics.values()),
             finance_facility=scenario.finance.facility,
         )

@@ -18,6 +18,7 @@ BOM_CATEGORY_TO_CAPEX = {
     "optics": "optics_and_cables",
     "cables": "optics_and_cables",
     "storage": "storage",
+    "management": "management",
     "racks": "racks_and_power",
     "power": "racks_and_power",
     "cooling": "cooling",
@@ -31,7 +32,8 @@ class CostResult:
     bom_total_usd: float
     capex_usd: float
     capex_by_category_usd: dict[str, float]
-    """systems, network, optics_and_cables, storage, racks_and_power, cooling, installation, facility."""
+    """systems, network, optics_and_cables, storage, management, racks_and_power, cooling,
+    installation, facility."""
     opex_usd_per_year: float
     """First year of operation; later years escalate."""
     opex_by_category_usd_per_year: dict[str, float]

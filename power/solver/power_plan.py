@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.bom import PartCount
+from planner.solver.management import ServerGroup, server_counts
 from planner.solver.parts import SystemSpec
 from power.solver.cooling_plant import (
     BOUGHT_WITH_CLUSTER,
@@ -22,6 +23,7 @@ from power.solver.cooling_plant import (
 from power.solver.facility import PowerResult, size_facility
 from power.solver.rack_packing import RacksResult, pack_racks
 from power.solver.specs import FacilitySpec, RacksSpec
+from power.solver.support_racks import management_equipment
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot
@@ -53,18 +55,20 @@ def it_kw_by_category(
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
     optics_kw: float = 0.0,
+    servers: Sequence[ServerGroup] = (),
 ) -> dict[str, float]:
     """IT power [kW] at maximum input: compute systems, network (switches and optics),
-    storage systems, management servers."""
+    storage systems, management servers and fabric managers."""
     switches_w = sum(g.count * catalog.switches[g.switch].power_w for g in switch_groups)
     storage_kw = sum(
         (count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0
     )
+    management = management_equipment(server_counts(servers), racks, catalog)
     return {
         "compute": float(total_nodes * system.power_kw),
         "network": switches_w / 1_000 + optics_kw,
         "storage": storage_kw,
-        "management": float(racks.management_servers * racks.management_server_kw),
+        "management": sum((count * equipment.power_kw for equipment, count in management), 0.0),
     }
 
 
@@ -77,6 +81,7 @@ def racks_and_power(
     *,
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
+    servers: Sequence[ServerGroup] = (),
     optics_kw: float = 0.0,
     finance_facility: str = "leased",
 ) -> RacksAndPower:
@@ -86,12 +91,12 @@ def racks_and_power(
     (`cooling_plant.cooling_unit_paid_by`)."""
     packed = pack_racks(
         total_nodes, system, racks, catalog,
-        switch_groups=switch_groups, storage_systems=storage_systems, optics_kw=optics_kw,
-        facility=facility, reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
+        switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
+        optics_kw=optics_kw, facility=facility, reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
     )
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
     it_kw = it_kw_by_category(
-        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw
+        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw, servers
     )
     pdus = sum(group.pdus * group.count for group in packed.per_rack)
     power = size_facility(it_kw, cooling, facility, pdus=pdus)
@@ -106,7 +111,8 @@ def racks_and_power(
 def power_part_counts(
     racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot", finance_facility: str = "leased"
 ) -> list[PartCount]:
-    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs and the
+    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs, the
+    management servers and fabric managers racked, and the
     cooling units the cluster buys: CDUs and rear doors, not the building's chillers, dry
     coolers, towers and air handlers, which the colocation fee or the construction cost per MW
     already pays for (`cooling_plant.cooling_unit_paid_by`)."""
@@ -119,6 +125,7 @@ def power_part_counts(
     for group in racks.per_rack:
         pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
     counts += [PartCount("power", slug, quantity) for slug, quantity in pdus.items()]
+    counts += [PartCount("management", slug, count) for slug, count in server_counts(racks.servers)]
     counts += [
         PartCount("cooling", unit.unit, unit.count)
         for unit in power.cooling.units

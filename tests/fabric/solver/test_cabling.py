@@ -303,8 +303,16 @@ def test_storage_systems_and_fabric_managers_have_places(catalog, rack_units):
     records = check_rows(plan, rows)
     devices = {row["from_device"] for row in records}
     assert any("-storage-" in device for device in devices)
-    managers = {row["from_device"] for row in records if "-fabric-manager-" in row["from_device"]}
-    assert len(managers) == 2  # one for compute, one for storage
+    managers = {(row["fabric"], row["from_device"], row["from_port"])
+                for row in records if "-fabric-manager-" in row["from_device"]}
+    # UFM appliances have 2 fabric ports each: compute's 4 links -> 2 appliances, storage's 2 -> 1,
+    # racked in that order at the top of the management rack
+    rack = next(device for _, device, _ in managers).split("-")[0]
+    assert managers == {
+        ("compute", f"{rack}-fabric-manager-01", "compute-p1"), ("compute", f"{rack}-fabric-manager-01", "compute-p2"),
+        ("compute", f"{rack}-fabric-manager-02", "compute-p1"), ("compute", f"{rack}-fabric-manager-02", "compute-p2"),
+        ("storage", f"{rack}-fabric-manager-03", "storage-p1"), ("storage", f"{rack}-fabric-manager-03", "storage-p2"),
+    }
     management = {row["from_device"] for row in records if row["from_port"] == "mgmt"}
     switches = sum(tier.switches for name, fabric in plan.fabrics.items() if name != "oob" for tier in fabric.tiers)
     assert len(management) == switches
