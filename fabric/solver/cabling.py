@@ -20,7 +20,13 @@ Naming
   `r140-storage-02`, `r036-fabric-manager-01`. A device whose rack is not known is
   `<role>-<n>`, numbered over the cluster.
 - Switch ports are `p17`, or `p17/2` for the second link of a split (breakout) port; down
-  ports come first, then up ports; a switch's management port is `mgmt`. A device's NIC ports
+  ports come first, then up ports; a switch's management port is `mgmt`.
+- On the oob network (`endpoints.management_port_endpoints`): rack PDU p of a rack is
+  `r012-pdu-01` (the racks' PDUs counted in the order of the rack groups, p-th of the rack),
+  port `mgmt`, with no U (a 0U PDU takes none; its cable takes the segment's length); fabric
+  managers and management servers are `r036-fabric-manager-01`, `r036-management-server-01`,
+  their BMC port `oob-p1`; a storage system's management port is `mgmt` on `r140-storage-02`.
+  A device with several management ports numbers them `mgmt1`, `mgmt2`. A device's NIC ports
   are `<fabric>-p3`, or `<fabric>-p3/2` for plane 2 of NIC port 3 (a NIC port carries one link
   per plane).
 - U is the lowest rack unit a device takes, U1 at the bottom of the rack's usable space.
@@ -84,14 +90,14 @@ places, the media totals of the rows may differ from the segment's `media_counts
 """
 
 import math
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
 from fabric.solver.cabling_racks import CACHE_SIZE, DevicePlace, RackIndex, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
-from fabric.solver.endpoints import FABRIC_MANAGER
+from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
 from fabric.solver.media import cable_for_link
 from fabric.solver.parts import CableSpec
 from fabric.solver.results import LinkResult
@@ -150,6 +156,7 @@ class _Cabling:
             if server.role == "fabric_manager":
                 self.fabric_managers[server.fabric] = (server, seen.get(server.server, 0))
             seen[server.server] = seen.get(server.server, 0) + server.count
+        self._management_devices(plan, storage_groups)
         self.length_m = lru_cache(maxsize=CACHE_SIZE)(self._length_m)
         self.media_for = lru_cache(maxsize=CACHE_SIZE)(self._media_for)
         self.reaches = lru_cache(maxsize=CACHE_SIZE)(self._reaches)
@@ -195,6 +202,71 @@ class _Cabling:
         above_units, _ = racks.units_before(group, slug, slot)
         u = top_u(group.usable_u, above_units, units) if number else 0
         return racks.place(number, u, units, role, slot + 1, index)
+
+    def _management_devices(self, plan: Any, storage_groups: Mapping[str, Any]) -> None:
+        """What oob serves besides systems and switches (`endpoints.management_port_endpoints`):
+        PDUs by model, as runs over the rack groups; servers by part; storage systems."""
+        # PDU slug -> runs of (first PDU, rack kind, first rack of the kind, racks, PDUs per rack)
+        self.pdu_starts: dict[str, list[int]] = {}
+        self.pdu_runs: dict[str, list[tuple[int, str, int, int, int]]] = {}
+        kind_counts: dict[str, int] = {}
+        for group in getattr(plan.racks, "per_rack", ()) or ():
+            first_rack = kind_counts.get(group.kind, 0)
+            kind_counts[group.kind] = first_rack + group.count
+            pdus = getattr(group, "pdus", 0)
+            if not pdus:
+                continue
+            runs = self.pdu_runs.setdefault(group.pdu, [])
+            first = runs[-1][0] + runs[-1][3] * runs[-1][4] if runs else 0
+            self.pdu_starts.setdefault(group.pdu, []).append(first)
+            runs.append((first, group.kind, first_rack, group.count, pdus))
+        # server slug -> (BMC ports of one, fabric manager units of the part, which come first)
+        self.oob_servers: dict[str, tuple[int, int]] = {}
+        for server in getattr(plan.racks, "servers", ()) or ():
+            ports, managers = self.oob_servers.get(server.server, (server.oob_ports_each, 0))
+            if server.role == "fabric_manager":
+                managers += server.count
+            self.oob_servers[server.server] = (ports, managers)
+        self.storage_slugs = set(storage_groups)
+
+    def pdu(self, slug: str, index: int) -> DevicePlace:
+        """The index-th PDU of `slug` over the racks in the order of the rack groups: PDU p of a
+        rack is `<rack>-pdu-<p>`. A 0U PDU takes no U (the row's U is empty; its cable takes the
+        segment's length)."""
+        starts = self.pdu_starts.get(slug)
+        if not starts:
+            return self.racks.place(0, 0, 0, "pdu", 0, index)
+        at = bisect_right(starts, index) - 1
+        first, kind, first_rack, racks, per_rack = self.pdu_runs[slug][at]
+        rack, within = divmod(index - first, per_rack)
+        if rack >= racks:
+            return self.racks.place(0, 0, 0, "pdu", 0, index)
+        number = self.racks.number(kind, first_rack + rack)
+        return self.racks.place(number, 0, 0, "pdu", within + 1, index)
+
+    def management_port(self, fabric: FabricWiring, group: WiredGroup, device: int, port: int, plane: int):
+        """A PDU's, server's or storage system's management port on oob, or None for other groups.
+        Ports are counted flat over the group (`cabling_wiring` may list a group one port per
+        device), then split by the ports of one device."""
+        flat = device * group.ports + port
+        suffix = "" if fabric.planes == 1 else f"/{plane + 1}"
+        if group.name in self.pdu_runs:
+            # Ports of one PDU: the group's links over the PDUs racked.
+            last = self.pdu_runs[group.name][-1]
+            ports = max((group.count * group.ports) // (last[0] + last[3] * last[4]), 1)
+            index, own = divmod(flat, ports)
+            name = MANAGEMENT_PORT if ports == 1 else f"{MANAGEMENT_PORT}{own + 1}"
+            return self.pdu(group.name, index), name + suffix
+        if group.name in self.oob_servers:
+            ports, managers = self.oob_servers[group.name]
+            index, own = divmod(flat, max(ports, 1))
+            role = "fabric-manager" if index < managers else "management-server"
+            return self.server(group.name, index, role), nic_port(fabric.name, own, plane, fabric.planes)
+        if group.name in self.storage_slugs:
+            index, own = divmod(flat, STORAGE_MANAGEMENT_PORTS)
+            name = MANAGEMENT_PORT if STORAGE_MANAGEMENT_PORTS == 1 else f"{MANAGEMENT_PORT}{own + 1}"
+            return self.supported("storage", group.name, index, "storage"), name + suffix
+        return None
 
     def _management_runs(self) -> dict[str, list[tuple[int, FabricWiring, str, str, int]]]:
         """The other fabrics' switches in the order oob serves their management ports
@@ -242,6 +314,10 @@ class _Cabling:
             if found is not None:
                 port_name = MANAGEMENT_PORT if fabric.planes == 1 else f"{MANAGEMENT_PORT}/{plane + 1}"
                 return found[1], port_name
+        if fabric.name == "oob":
+            found = self.management_port(fabric, group, device, port, plane)
+            if found is not None:
+                return found
         place = self.supported("storage", group.name, device, "storage")
         return place, nic_port(fabric.name, port, plane, fabric.planes)
 

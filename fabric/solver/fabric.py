@@ -103,15 +103,21 @@ def plan_fabrics(
     catalog: "CatalogSnapshot",
     extra_endpoints: Mapping[str, Iterable[EndpointGroup]] | None = None,
     measured_lengths: Mapping[str, Mapping[str, tuple[LengthShare, ...]]] | None = None,
+    planned: Mapping[str, FabricResult] | None = None,
 ) -> dict[str, FabricResult]:
     """Every fabric the scenario names, from the systems' NICs of that role plus `extra_endpoints`
-    (e.g. storage systems from the storage step, PDUs for oob). The compute fabric also serves
-    its fabric manager's ports; oob also serves one management port per switch of the others."""
+    (e.g. storage systems from the storage step; PDUs, servers and storage systems for oob). The
+    compute fabric also serves its fabric manager's ports; oob also serves one management port
+    per switch of the others. `planned` holds fabrics already planned with the same inputs,
+    kept as they are (the pipeline re-plans only oob when only the PDUs changed)."""
     extra_endpoints = extra_endpoints or {}
     results: dict[str, FabricResult] = {}
     for name in FABRIC_ORDER:
         spec = getattr(fabrics, name)
         if spec is None:
+            continue
+        if planned and name in planned:
+            results[name] = planned[name]
             continue
         groups: list[EndpointGroup | None] = [system_endpoints(system, total_nodes, name)]
         if spec.fabric_manager_ports:

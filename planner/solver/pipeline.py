@@ -3,6 +3,7 @@
 from dataclasses import replace
 from typing import Any
 
+from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver.bom import PartCount, bom_lines, bom_sources
@@ -27,7 +28,7 @@ from planner.solver.workload import (
 )
 from power.solver.cooling_plant import cooling_units_paid_by
 from power.solver.link_lengths import measured_link_lengths
-from power.solver.power_plan import RacksAndPower, racks_and_power
+from power.solver.power_plan import RacksAndPower, rack_pdu_counts, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -93,8 +94,9 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
     )
 
 
-TOP_OF_RACK_ROUNDS = 4
-"""Plan-and-pack rounds for top-of-rack leaves (they agree after one or two)."""
+PLAN_AND_PACK_ROUNDS = 6
+"""Plan-and-pack rounds until top-of-rack leaves and the PDUs on the oob network agree with the
+racks (they agree after one to three)."""
 
 
 def _fabrics_and_racks(
@@ -103,47 +105,97 @@ def _fabrics_and_racks(
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
-    Top-of-rack leaves share the compute racks: their count depends on the systems per rack,
-    which their rack units and power lower in turn. Start from the racks packed without
-    switches, and plan again with the packed racks until both agree. Then plan the fabrics once
-    more with the cable lengths measured on the floor.
+    Two inputs of the fabrics are only known once racks are packed, which needs the fabrics'
+    switches:
+    - top-of-rack leaves share the compute racks: their count depends on the systems per rack,
+      which their rack units and power lower in turn;
+    - the oob network serves every rack PDU's management port, and PDUs follow the racks (each
+      rack's kW), which the oob switches add to.
+
+    Rule: start from the racks packed without switches; plan the fabrics (no PDUs on oob yet)
+    and pack again until the systems per rack agree. Then, with the cable lengths measured on
+    that floor, plan the fabrics with the PDUs of the last packing on oob, pack, and repeat
+    (only oob is planned again when only the PDUs changed) until the packing gives back the
+    PDUs oob was planned with. Each round can only add switches, racks and PDUs, so this
+    converges, in one or two rounds. Fabric managers, management servers and storage systems
+    are known before, and join oob from the start.
     """
     fabric_specs = [getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")]
     top_of_rack = any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in fabric_specs)
+    oob = scenario.fabrics.oob is not None
     nodes_per_rack = None
     if top_of_rack:
         nodes_per_rack = pack_compute_racks(
             compute.total_nodes, system, scenario.racks, catalog.cooling_types
         ).nodes_per_rack
-    extra_endpoints = {"storage": storage_endpoint_groups(storage)}
     servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
+    stored = storage_system_counts(storage)
 
-    def fabrics_then_racks(measured_lengths=None):
+    packed: list = []
+    """The last packing and what it packed, as [(switch groups, optics kW), RacksAndPower]."""
+
+    def fabrics_then_racks(pdus: dict[str, int], measured_lengths=None, planned=None):
+        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+        extra_endpoints = {
+            "storage": storage_endpoint_groups(storage),
+            "oob": management_port_endpoints(pdu_ports, servers, stored),
+        }
         fabrics = plan_fabrics(
             scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            measured_lengths,
+            measured_lengths, planned,
         )
+        switch_groups = tuple(group for fabric in fabrics.values() for group in fabric.switch_groups())
+        optics_kw = sum(fabric.optics_power_kw for fabric in fabrics.values())
+        if packed and packed[0] == (switch_groups, optics_kw):
+            # The same switches and optics pack the same racks.
+            return fabrics, packed[1]
         facility = racks_and_power(
             compute.total_nodes, system, scenario.racks, scenario.facility, catalog,
-            switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
-            storage_systems=storage_system_counts(storage),
+            switch_groups=list(switch_groups),
+            storage_systems=stored,
             servers=servers,
-            optics_kw=sum(fabric.optics_power_kw for fabric in fabrics.values()),
+            optics_kw=optics_kw,
             finance_facility=scenario.finance.facility,
         )
+        packed[:] = [(switch_groups, optics_kw), facility]
         return fabrics, facility
 
-    for _ in range(TOP_OF_RACK_ROUNDS):
-        fabrics, facility = fabrics_then_racks()
+    def all_but_oob(fabrics: dict[str, FabricResult]) -> dict[str, FabricResult]:
+        """Only the PDUs changed: they reach oob alone."""
+        return {name: fabric for name, fabric in fabrics.items() if name != "oob"}
+
+    def agrees(facility: RacksAndPower, pdus: dict[str, int]) -> bool:
+        return (not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack) and (
+            not oob or rack_pdu_counts(facility.racks) == pdus
+        )
+
+    # Top-of-rack leaves and the racks agree, without PDUs on oob yet.
+    for _ in range(PLAN_AND_PACK_ROUNDS):
+        fabrics, facility = fabrics_then_racks({})
         if not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack:
             break
         nodes_per_rack = facility.racks.nodes_per_rack
+    # Once racks stand on the floor, their distances choose each link's medium; the switch
+    # counts stay, only cables, optics and their power change. The PDUs of the last packing join
+    # oob, until the packing gives back the PDUs oob was planned with (only oob is planned again
+    # when only they changed).
     floor = facility.racks.floor
+    measured = None
     if fabrics and floor is not None:
-        # Once racks stand on the floor, their distances choose each link's medium; the switch
-        # counts stay, only cables, optics and their power change.
         specs = {name: (getattr(scenario.fabrics, name), fabric.pods) for name, fabric in fabrics.items()}
-        fabrics, facility = fabrics_then_racks(measured_link_lengths(floor, scenario.racks, specs))
+        measured = measured_link_lengths(floor, scenario.racks, specs)
+    elif not oob:
+        return fabrics, facility
+    planned = None
+    for _ in range(PLAN_AND_PACK_ROUNDS):
+        pdus = rack_pdu_counts(facility.racks) if oob else {}
+        fabrics, facility = fabrics_then_racks(pdus, measured, planned)
+        if agrees(facility, pdus):
+            break
+        if top_of_rack and facility.racks.nodes_per_rack != nodes_per_rack:
+            nodes_per_rack, planned = facility.racks.nodes_per_rack, None
+        else:
+            planned = all_but_oob(fabrics)
     return fabrics, facility
 
 

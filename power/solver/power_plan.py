@@ -108,6 +108,15 @@ def racks_and_power(
     )
 
 
+def rack_pdu_counts(racks: RacksResult) -> dict[str, int]:
+    """PDUs racked, by catalog slug: the sum over the rack groups of PDUs per rack x racks."""
+    pdus: dict[str, int] = {}
+    for group in racks.per_rack:
+        if group.pdus:
+            pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
+    return pdus
+
+
 def power_part_counts(
     racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot", finance_facility: str = "leased"
 ) -> list[PartCount]:
@@ -121,10 +130,7 @@ def power_part_counts(
         for group in racks.per_rack
         if group.rack_type in catalog.rack_types
     ]
-    pdus: dict[str, int] = {}
-    for group in racks.per_rack:
-        pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
-    counts += [PartCount("power", slug, quantity) for slug, quantity in pdus.items()]
+    counts += [PartCount("power", slug, quantity) for slug, quantity in rack_pdu_counts(racks).items()]
     counts += [PartCount("management", slug, count) for slug, count in server_counts(racks.servers)]
     counts += [
         PartCount("cooling", unit.unit, unit.count)
