@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from planner.models import Scenario, ScenarioRevision, System
+from planner.models import Scenario, ScenarioRevision, Server, System
 
 
 class CatalogPartAdmin(admin.ModelAdmin):
@@ -15,6 +15,11 @@ class CatalogPartAdmin(admin.ModelAdmin):
 @admin.register(System)
 class SystemAdmin(CatalogPartAdmin):
     list_display = ["name", "slug", "gpus", "power_kw", "rack_units", "price_usd", "confidence"]
+
+
+@admin.register(Server)
+class ServerAdmin(CatalogPartAdmin):
+    list_display = ["name", "slug", "role", "power_kw", "rack_units", "price_usd", "confidence"]
 
 
 class ScenarioRevisionInline(admin.TabularInline):

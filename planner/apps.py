@@ -6,4 +6,7 @@ from planner.catalog import CatalogSource
 class PlannerConfig(AppConfig):
     name = "planner"
     verbose_name = "Planner: scenarios and GPU systems"
-    catalog_sources = [CatalogSource("systems", "planner.System", "catalog/systems.yaml")]
+    catalog_sources = [
+        CatalogSource("systems", "planner.System", "catalog/systems.yaml"),
+        CatalogSource("servers", "planner.Server", "catalog/servers.yaml"),
+    ]

@@ -248,7 +248,7 @@ def plan_figures(plan: dict, scenario=None, catalog=None) -> dict[str, dict]:
             plan,
             catalog,
             getattr(racks_spec, "usable_u", 42),
-            getattr(racks_spec, "management_server_u", 1),
+            _unit_overrides(racks_spec),
         ),
         "chart-racks-floor": lambda: plots.floor_plan_figure(plan),
         "chart-power-flow": lambda: power_flow_figure(plan),
@@ -301,3 +301,9 @@ def attach_charts(sections: list[SectionView], figures: dict[str, dict]) -> None
             target = by_key.get(key[0])
         if target is not None:
             target.charts.append((chart_id, title, chart_id in WIDE_CHARTS))
+
+
+def _unit_overrides(racks_spec) -> dict[str, int]:
+    """Rack units the scenario gives its management server instead of the catalog's."""
+    units = getattr(racks_spec, "management_server_u", None)
+    return {racks_spec.management_server: units} if units else {}

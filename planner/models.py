@@ -1,12 +1,13 @@
-"""Scenarios with their revisions, and the catalog of GPU systems."""
+"""Scenarios with their revisions, and the catalog of GPU systems and management servers."""
 
 from django.conf import settings
 from django.db import models
 
 from planner.part_models import catalog_part_model
-from planner.solver.parts import SystemSpec
+from planner.solver.parts import ServerSpec, SystemSpec
 
 System = catalog_part_model("System", SystemSpec, __name__, "systems")
+Server = catalog_part_model("Server", ServerSpec, __name__, "servers")
 
 
 class Scenario(models.Model):

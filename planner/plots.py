@@ -29,7 +29,6 @@ COLORS = {
     "other": "#7f8c8d",
 }
 PALETTE = ["#0b6bcb", "#e67e22", "#1b8a5a", "#7a4fd1", "#c0392b", "#138d9c"]
-MANAGEMENT_SERVER_SLUG = "management-server"
 
 
 def base_layout(title: str = "", height: int = 360, **extra: Any) -> dict:
@@ -106,15 +105,15 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
     }
 
 
-def _part_units(slug: str, catalog: CatalogSnapshot | None, management_server_u: int) -> int:
-    if slug == MANAGEMENT_SERVER_SLUG:
-        return management_server_u
+def _part_units(slug: str, catalog: CatalogSnapshot | None, unit_overrides: dict[str, int]) -> int:
+    if slug in unit_overrides:
+        return unit_overrides[slug]
     part = catalog.part(slug) if catalog is not None else None
     return int(getattr(part, "rack_units", 0) or 0) if part is not None else 1
 
 
 def _rack_kinds(
-    plan: dict, catalog: CatalogSnapshot | None, usable_u: int, management_server_u: int
+    plan: dict, catalog: CatalogSnapshot | None, usable_u: int, unit_overrides: dict[str, int]
 ):
     """(title, usable U, [(slug, name, units, count)]) for each kind of rack the plan has."""
     racks = plan.get("racks") or {}
@@ -125,7 +124,7 @@ def _rack_kinds(
         for item in group.get("contents") or ():
             part = catalog.part(item["slug"]) if catalog is not None else None
             name = getattr(part, "name", item["slug"]) if part is not None else item["slug"]
-            units = _part_units(item["slug"], catalog, management_server_u)
+            units = _part_units(item["slug"], catalog, unit_overrides)
             contents.append((item["slug"], name, units, int(item.get("count", 0))))
         fabric = f"<br>({group['fabric']} fabric)" if group.get("fabric") else ""
         title = f"{group.get('kind', 'rack').capitalize()} × {group.get('count', 0):,}{fabric}"
@@ -145,10 +144,12 @@ def rack_elevation_figure(
     plan: dict,
     catalog: CatalogSnapshot | None = None,
     usable_u: int = 42,
-    management_server_u: int = 1,
+    unit_overrides: dict[str, int] | None = None,
 ) -> dict | None:
-    """Front view of each kind of rack: its equipment stacked from U1 up, free U in grey."""
-    kinds = _rack_kinds(plan, catalog, usable_u, management_server_u)
+    """Front view of each kind of rack: its equipment stacked from U1 up, free U in grey.
+    `unit_overrides` gives rack units by slug where the scenario overrides the catalog's
+    (racks.management_server_u)."""
+    kinds = _rack_kinds(plan, catalog, usable_u, unit_overrides or {})
     if not kinds:
         return None
     used = {"x": [], "base": [], "y": [], "text": [], "hover": [], "color": []}
@@ -168,9 +169,7 @@ def rack_elevation_figure(
                 used["y"].append(units)
                 used["text"].append(name if units >= 2 else "")
                 used["hover"].append(f"U{position + 1}–U{position + units}: {name} ({slug})")
-                used["color"].append(
-                    _color(kind if slug != MANAGEMENT_SERVER_SLUG else "management")
-                )
+                used["color"].append(_color(kind))
                 position += units
         if position < rack_u:
             free["x"].append(label)

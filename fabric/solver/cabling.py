@@ -20,7 +20,13 @@ Naming
   `r140-storage-02`, `r036-fabric-manager-01`. A device whose rack is not known is
   `<role>-<n>`, numbered over the cluster.
 - Switch ports are `p17`, or `p17/2` for the second link of a split (breakout) port; down
-  ports come first, then up ports; a switch's management port is `mgmt`. A device's NIC ports
+  ports come first, then up ports; a switch's management port is `mgmt`.
+- On the oob network (`endpoints.management_port_endpoints`): rack PDU p of a rack is
+  `r012-pdu-01` (the racks' PDUs counted in the order of the rack groups, p-th of the rack),
+  port `mgmt`, with no U (a 0U PDU takes none; its cable takes the segment's length); fabric
+  managers and management servers are `r036-fabric-manager-01`, `r036-management-server-01`,
+  their BMC port `oob-p1`; a storage system's management port is `mgmt` on `r140-storage-02`.
+  A device with several management ports numbers them `mgmt1`, `mgmt2`. A device's NIC ports
   are `<fabric>-p3`, or `<fabric>-p3/2` for plane 2 of NIC port 3 (a NIC port carries one link
   per plane).
 - U is the lowest rack unit a device takes, U1 at the bottom of the rack's usable space.
@@ -37,8 +43,11 @@ Placement
   model interleaved in proportion (switch m of a tier of N at (m + 1/2) / N, plane by plane,
   ties to the lower tier; `FabricWiring.network_rank`), so each unit's leaves stand along the
   racks as its systems stand along the floor; each rack is filled from the top,
-  its models in the order of its contents. Storage systems fill the storage racks likewise; the
-  fabric managers are the first management servers. A switch's rack units come from
+  its models in the order of its contents. Storage systems fill the storage racks likewise.
+  Fabric manager appliances (`RacksResult.servers`, fabric by fabric) then management servers
+  fill the management racks from the top, numbered among the units of their part in the rack;
+  a fabric's manager links go p // e to its appliance p // e, port p mod e (e fabric ports per
+  appliance: ports 1-2 to the first UFM, 3-4 to the second). A switch's rack units come from
   `rack_units` (1 U where not given); U counts the rack's usable space only (no PDUs, no
   reserved units).
 
@@ -82,7 +91,8 @@ Since the fabric engine sizes media from a distribution of runs and this plan fr
 places, the media totals of the rows may differ from the segment's `media_counts`.
 """
 
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -92,9 +102,9 @@ import numpy as np
 from fabric.solver.cabling_links import NO_MODULE, LinkEnds, count_fabric, fabric_segments
 from fabric.solver.cabling_racks import DevicePlace, RackIndex, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
-from fabric.solver.endpoints import FABRIC_MANAGER
-from fabric.solver.media import link_choice_steps
+from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
 from fabric.solver.figures import W_PER_KW
+from fabric.solver.media import link_choice_steps
 from fabric.solver.results import CableCount, FabricResult, LinkResult, PartQuantity
 from storage.solver.tiers import storage_endpoint_groups
 
@@ -108,8 +118,6 @@ CABLING_COLUMNS = (
 )
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 MANAGEMENT_PORT = "mgmt"
-MANAGEMENT_SERVER_SLUG = "management-server"
-"""As support_racks names the scenario's management servers."""
 
 
 class _Cabling:
@@ -122,9 +130,10 @@ class _Cabling:
         self.switches = catalog.switches
         rack_units = {slug: part.rack_units for slug, part in catalog.storage_systems.items()}
         rack_units.update((slug, part.rack_units) for slug, part in catalog.switches.items())
+        rack_units.update((slug, part.rack_units) for slug, part in catalog.servers.items())
         racks_spec = getattr(getattr(plan, "inputs", None), "racks", None)
-        if racks_spec is not None:
-            rack_units = {MANAGEMENT_SERVER_SLUG: racks_spec.management_server_u, **rack_units}
+        if racks_spec is not None and getattr(racks_spec, "management_server_u", None):
+            rack_units = {**rack_units, racks_spec.management_server: racks_spec.management_server_u}
         self.racks = RackIndex(plan.racks, rack_units)
         storage = getattr(plan, "storage", None)
         storage_groups = {
@@ -144,9 +153,15 @@ class _Cabling:
         used = getattr(plan.racks, "compute_rack_units_used", 0) or 0
         self.node_units = max(used // per_rack, 1)
         self.nodes_per_rack = per_rack
-        self.fabric_managers = [
-            fabric.name for fabric in self.fabrics if any(group.name == FABRIC_MANAGER for group in fabric.groups)
-        ]
+        # Each fabric's manager appliances, and the index of the first among the units of their
+        # part in the management racks (fabric managers come first, in fabric order).
+        self.fabric_managers: dict[str, tuple[Any, int]] = {}
+        seen: dict[str, int] = {}
+        for server in getattr(plan.racks, "servers", ()) or ():
+            if server.role == "fabric_manager":
+                self.fabric_managers[server.fabric] = (server, seen.get(server.server, 0))
+            seen[server.server] = seen.get(server.server, 0) + server.count
+        self._management_devices(plan, storage_groups)
         fabric_specs = getattr(getattr(plan, "inputs", None), "fabrics", None)
         self.optical_media = {
             fabric.name: getattr(getattr(fabric_specs, fabric.name, None), "optical_media", "transceivers")
@@ -182,6 +197,85 @@ class _Cabling:
         u = top_u(group.usable_u, above_units, units) if number else 0
         return racks.place(number, u, units, role, above_devices + 1, index)
 
+    def server(self, slug: str, index: int, role: str) -> DevicePlace:
+        """The index-th `slug` server in the management racks, filled from the top; numbered
+        among the units of its part in its rack."""
+        racks = self.racks
+        units = racks.units_of(slug)
+        found = racks.locate("management", "", slug, index)
+        if found is None:
+            return racks.place(0, 0, units, role, 0, index)
+        rack, slot, group = found
+        number = racks.number("management", rack)
+        above_units, _ = racks.units_before(group, slug, slot)
+        u = top_u(group.usable_u, above_units, units) if number else 0
+        return racks.place(number, u, units, role, slot + 1, index)
+
+    def _management_devices(self, plan: Any, storage_groups: Mapping[str, Any]) -> None:
+        """What oob serves besides systems and switches (`endpoints.management_port_endpoints`):
+        PDUs by model, as runs over the rack groups; servers by part; storage systems."""
+        # PDU slug -> runs of (first PDU, rack kind, first rack of the kind, racks, PDUs per rack)
+        self.pdu_starts: dict[str, list[int]] = {}
+        self.pdu_runs: dict[str, list[tuple[int, str, int, int, int]]] = {}
+        kind_counts: dict[str, int] = {}
+        for group in getattr(plan.racks, "per_rack", ()) or ():
+            first_rack = kind_counts.get(group.kind, 0)
+            kind_counts[group.kind] = first_rack + group.count
+            pdus = getattr(group, "pdus", 0)
+            if not pdus:
+                continue
+            runs = self.pdu_runs.setdefault(group.pdu, [])
+            first = runs[-1][0] + runs[-1][3] * runs[-1][4] if runs else 0
+            self.pdu_starts.setdefault(group.pdu, []).append(first)
+            runs.append((first, group.kind, first_rack, group.count, pdus))
+        # server slug -> (BMC ports of one, fabric manager units of the part, which come first)
+        self.oob_servers: dict[str, tuple[int, int]] = {}
+        for server in getattr(plan.racks, "servers", ()) or ():
+            ports, managers = self.oob_servers.get(server.server, (server.oob_ports_each, 0))
+            if server.role == "fabric_manager":
+                managers += server.count
+            self.oob_servers[server.server] = (ports, managers)
+        self.storage_slugs = set(storage_groups)
+
+    def pdu(self, slug: str, index: int) -> DevicePlace:
+        """The index-th PDU of `slug` over the racks in the order of the rack groups: PDU p of a
+        rack is `<rack>-pdu-<p>`. A 0U PDU takes no U (the row's U is empty; its cable takes the
+        segment's length)."""
+        starts = self.pdu_starts.get(slug)
+        if not starts:
+            return self.racks.place(0, 0, 0, "pdu", 0, index)
+        at = bisect_right(starts, index) - 1
+        first, kind, first_rack, racks, per_rack = self.pdu_runs[slug][at]
+        rack, within = divmod(index - first, per_rack)
+        if rack >= racks:
+            return self.racks.place(0, 0, 0, "pdu", 0, index)
+        number = self.racks.number(kind, first_rack + rack)
+        return self.racks.place(number, 0, 0, "pdu", within + 1, index)
+
+    def management_port(self, fabric: FabricWiring, group: WiredGroup, device: int, port: int, plane: int):
+        """A PDU's, server's or storage system's management port on oob, or None for other groups.
+        Ports are counted flat over the group (`cabling_wiring` may list a group one port per
+        device), then split by the ports of one device."""
+        flat = device * group.ports + port
+        suffix = "" if fabric.planes == 1 else f"/{plane + 1}"
+        if group.name in self.pdu_runs:
+            # Ports of one PDU: the group's links over the PDUs racked.
+            last = self.pdu_runs[group.name][-1]
+            ports = max((group.count * group.ports) // (last[0] + last[3] * last[4]), 1)
+            index, own = divmod(flat, ports)
+            name = MANAGEMENT_PORT if ports == 1 else f"{MANAGEMENT_PORT}{own + 1}"
+            return self.pdu(group.name, index), name + suffix
+        if group.name in self.oob_servers:
+            ports, managers = self.oob_servers[group.name]
+            index, own = divmod(flat, max(ports, 1))
+            role = "fabric-manager" if index < managers else "management-server"
+            return self.server(group.name, index, role), nic_port(fabric.name, own, plane, fabric.planes)
+        if group.name in self.storage_slugs:
+            index, own = divmod(flat, STORAGE_MANAGEMENT_PORTS)
+            name = MANAGEMENT_PORT if STORAGE_MANAGEMENT_PORTS == 1 else f"{MANAGEMENT_PORT}{own + 1}"
+            return self.supported("storage", group.name, index, "storage"), name + suffix
+        return None
+
     def _management_runs(self) -> dict[str, list[tuple[int, FabricWiring, str, str, int]]]:
         """The other fabrics' switches in the order oob serves their management ports
         (fabric, tier, placement; `endpoints.management_endpoints`), by model: runs of
@@ -214,14 +308,24 @@ class _Cabling:
         if group.name == "node":
             return self.node(device), nic_port(fabric.name, port, plane, fabric.planes)
         if group.name == FABRIC_MANAGER:
-            index = self.fabric_managers.index(fabric.name)
-            place = self.supported("management", MANAGEMENT_SERVER_SLUG, index, "fabric-manager")
-            return place, nic_port(fabric.name, port, plane, fabric.planes)
+            # The fabric's leaf links are spread over its appliances, each taking its own ports.
+            manager, first = self.fabric_managers.get(fabric.name, (None, 0))
+            each = max(manager.fabric_ports_each, 1) if manager is not None else max(group.ports, 1)
+            appliance, own_port = divmod(port, each)
+            if manager is None:
+                place = self.racks.place(0, 0, 1, "fabric-manager", 0, appliance)
+            else:
+                place = self.server(manager.server, first + appliance, "fabric-manager")
+            return place, nic_port(fabric.name, own_port, plane, fabric.planes)
         if group.ports == 1 and group.name in self._switch_runs and fabric.name == "oob":
             found = self.managed_switch(group.name, device)
             if found is not None:
                 port_name = MANAGEMENT_PORT if fabric.planes == 1 else f"{MANAGEMENT_PORT}/{plane + 1}"
                 return found[1], port_name
+        if fabric.name == "oob":
+            found = self.management_port(fabric, group, device, port, plane)
+            if found is not None:
+                return found
         place = self.supported("storage", group.name, device, "storage")
         return place, nic_port(fabric.name, port, plane, fabric.planes)
 
@@ -249,16 +353,17 @@ class _Cabling:
                 port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
                 holder=self.system_holder,
             )
-        unique, inverse = np.unique(device, return_inverse=True)
-        places = {int(at): self.endpoint(fabric, group, int(at), 0, plane)[0] for at in unique}
-        ordered = [places[int(at)] for at in unique]
+        # Few devices, each placed by its own rule; a device's ports may sit on different
+        # appliances (a fabric manager's links spread over its UFMs), so each link is placed.
+        places = [self.endpoint(fabric, group, int(at), int(nic), plane) for at, nic in zip(device, port)]
+        link = np.arange(count, dtype=np.int64)
         return LinkEnds(
-            np.array([place.rack for place in ordered], dtype=np.int64)[inverse],
-            np.array([place.u for place in ordered], dtype=np.int64)[inverse],
-            np.array([place.units for place in ordered], dtype=np.int64)[inverse],
-            device, port, cage, cages=max(group.count * cages_per_device, 1),
-            devices=f"group:{group.name}", place=lambda at, _: places[at],
-            port_name=lambda at, plane: self.endpoint(fabric, group, 0, at, plane)[1],
+            np.array([place.rack for place, _ in places], dtype=np.int64),
+            np.array([place.u for place, _ in places], dtype=np.int64),
+            np.array([place.units for place, _ in places], dtype=np.int64),
+            link, link, cage, cages=max(group.count * cages_per_device, 1),
+            devices=f"group:{group.name}", place=lambda at, _: places[at][0],
+            port_name=lambda at, _: places[at][1],
             holder=None,
         )
 

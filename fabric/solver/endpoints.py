@@ -1,14 +1,18 @@
 """Endpoints of each fabric: the systems' NICs by role, appliances, and management ports."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from fabric.solver.interfaces import EndpointGroup, SwitchGroup
+from planner.solver.management import ServerGroup
 from planner.solver.parts import SystemSpec
 
 MANAGEMENT_PORT_GBPS = 1.0
 """A switch's out-of-band management port: 1000BASE-T RJ45 on the catalog's switches."""
 FABRIC_MANAGER = "fabric-manager"
 """Endpoint name of a fabric manager appliance (NVIDIA UFM) that takes leaf ports."""
+STORAGE_MANAGEMENT_PORTS = 1
+"""Management (1GbE RJ45) ports of one storage system on the oob network: one per system, as the
+catalog's storage parts say nothing more (an appliance with two controllers may have two)."""
 
 
 def system_endpoints(system: SystemSpec, systems: int, role: str) -> EndpointGroup | None:
@@ -43,3 +47,36 @@ def management_endpoints(switch_groups: Iterable[SwitchGroup]) -> tuple[Endpoint
     return tuple(
         EndpointGroup(slug, count, 1, MANAGEMENT_PORT_GBPS) for slug, count in counts.items()
     )
+
+
+def management_port_endpoints(
+    pdus: Mapping[str, tuple[int, int]],
+    servers: Iterable[ServerGroup],
+    storage_systems: Iterable[tuple[str, int]],
+) -> tuple[EndpointGroup, ...]:
+    """The oob network's endpoints besides the systems and the switches: every management port.
+
+    - `pdus`: PDU slug -> (PDUs racked, network ports of one): rack PDUs (metered or switched);
+    - `servers`: fabric managers and management servers, each with its BMC ports (oob NICs),
+      one group per part (the fabric managers first);
+    - `storage_systems`: (slug, systems), STORAGE_MANAGEMENT_PORTS each.
+
+    The DGX SuperPOD H100 RA's OOB fabric "connects the management ports of all devices
+    including DGX and management servers, storage, networking gear, rack PDUs, and all other
+    devices" (RA-11333-001, Out-of-Band Management Network).
+    """
+    groups = [
+        EndpointGroup(slug, count, ports, MANAGEMENT_PORT_GBPS)
+        for slug, (count, ports) in pdus.items() if count and ports
+    ]
+    by_server: dict[str, list[int]] = {}
+    for server in servers:
+        if server.count and server.oob_ports_each:
+            known = by_server.setdefault(server.server, [0, server.oob_ports_each])
+            known[0] += server.count
+    groups += [EndpointGroup(slug, count, ports, MANAGEMENT_PORT_GBPS) for slug, (count, ports) in by_server.items()]
+    groups += [
+        EndpointGroup(slug, count, STORAGE_MANAGEMENT_PORTS, MANAGEMENT_PORT_GBPS)
+        for slug, count in storage_systems if count
+    ]
+    return tuple(groups)

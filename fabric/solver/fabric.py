@@ -26,10 +26,9 @@ from fabric.solver.figures import (
     optics_power_w,
     switch_power_kw,
 )
-from fabric.solver.interfaces import EndpointGroup, LengthShare
+from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout
-from fabric.solver.media import CableChoice, cable_for_link, module_for_port
-from fabric.solver.parts import TransceiverSpec
+from fabric.solver.media import link_choice, stock_length_m
 from fabric.solver.ports import port_split_ways
 from fabric.solver.rail_only import rail_only_layout
 from fabric.solver.results import (
@@ -65,12 +64,9 @@ def plan_fabric(
     *,
     nodes_per_rack: int | None = None,
     gpus_per_node: int = 0,
-    measured_lengths: Mapping[str, tuple[LengthShare, ...]] | None = None,
 ) -> FabricResult:
     """One fabric over its endpoint groups; the first group is the systems in compute racks.
-
-    `measured_lengths` (runs measured on the floor, by LinkLengthsSpec field) replace the
-    assumed lengths of the runs they name.
+    Its cables and optics are a first estimate at the assumed lengths (`_segment_links`).
 
     Raises ScenarioError (a NIC faster than the switch, a dragonfly shape beyond the radix) or
     InfeasibleError (a radix too small for a leaf, tiers beyond their reach), naming the field.
@@ -93,7 +89,7 @@ def plan_fabric(
         layout = rail_only_layout(context)
     else:
         layout = fat_tree_layout(context)
-    return _fabric_result(context, layout, catalog, gpus_per_node, speed_warnings, measured_lengths or {})
+    return _fabric_result(context, layout, catalog, gpus_per_node, speed_warnings)
 
 
 def plan_fabrics(
@@ -103,16 +99,21 @@ def plan_fabrics(
     nodes_per_rack: int | None,
     catalog: "CatalogSnapshot",
     extra_endpoints: Mapping[str, Iterable[EndpointGroup]] | None = None,
-    measured_lengths: Mapping[str, Mapping[str, tuple[LengthShare, ...]]] | None = None,
+    planned: Mapping[str, FabricResult] | None = None,
 ) -> dict[str, FabricResult]:
     """Every fabric the scenario names, from the systems' NICs of that role plus `extra_endpoints`
-    (e.g. storage systems from the storage step, PDUs for oob). The compute fabric also serves
-    its fabric manager's ports; oob also serves one management port per switch of the others."""
+    (e.g. storage systems from the storage step; PDUs, servers and storage systems for oob). The
+    compute fabric also serves its fabric manager's ports; oob also serves one management port
+    per switch of the others. `planned` holds fabrics already planned with the same inputs,
+    kept as they are (the pipeline re-plans only oob when only the PDUs changed)."""
     extra_endpoints = extra_endpoints or {}
     results: dict[str, FabricResult] = {}
     for name in FABRIC_ORDER:
         spec = getattr(fabrics, name)
         if spec is None:
+            continue
+        if planned and name in planned:
+            results[name] = planned[name]
             continue
         groups: list[EndpointGroup | None] = [system_endpoints(system, total_nodes, name)]
         if spec.fabric_manager_ports:
@@ -125,7 +126,6 @@ def plan_fabrics(
             ))
         results[name] = plan_fabric(
             name, spec, groups, catalog, nodes_per_rack=nodes_per_rack, gpus_per_node=system.gpus,
-            measured_lengths=(measured_lengths or {}).get(name),
         )
     return results
 
@@ -177,7 +177,6 @@ def _fabric_result(
     catalog: "CatalogSnapshot",
     gpus_per_node: int,
     speed_warnings: list[str],
-    measured_lengths: Mapping[str, tuple[LengthShare, ...]],
 ) -> FabricResult:
     spec, planes = context.spec, context.spec.planes
     warnings = list(speed_warnings) + list(layout.warnings)
@@ -185,9 +184,7 @@ def _fabric_result(
     links, modules, cables, optics_w, media_warnings = [], {}, {}, {}, []
     holders = _module_holders(context, layout)
     for segment in layout.segments:
-        link, segment_modules, segment_cables, watts, problems = _segment_links(
-            segment, planes, spec, catalog, measured_lengths.get(segment.run)
-        )
+        link, segment_modules, segment_cables, watts, problems = _segment_links(segment, planes, spec, catalog)
         links.append(link)
         for end, end_watts in zip((segment.from_, segment.to), watts):
             device = holders.get(end)
@@ -289,121 +286,51 @@ def _tier_result(tier, planes: int) -> TierResult:
     )
 
 
-def split_by_shares(total: int, shares: tuple[LengthShare, ...]) -> list[int]:
-    """`total` links split by the shares, whole numbers that add up to `total` (largest remainders)."""
-    exact = [total * share.share for share in shares]
-    counts = [math.floor(value) for value in exact]
-    by_remainder = sorted(range(len(exact)), key=lambda index: counts[index] - exact[index])
-    for index in by_remainder[: total - sum(counts)]:
-        counts[index] += 1
-    return counts
-
-
 def _segment_links(
-    segment: SegmentLayout,
-    planes: int,
-    spec: FabricSpec,
-    catalog: "CatalogSnapshot",
-    lengths: tuple[LengthShare, ...] | None = None,
+    segment: SegmentLayout, planes: int, spec: FabricSpec, catalog: "CatalogSnapshot"
 ) -> tuple[LinkResult, dict[str, int], dict[tuple, int], tuple[float, float], list[str]]:
-    """The cables, modules and optics power [W] at the lower and upper end of one segment, all
-    planes: each share of its links gets the medium its length needs (`lengths` measured on the
-    floor, else the assumed length); and warnings where the catalog has no cable or transceiver."""
-    measured = lengths is not None
-    lengths = lengths or (LengthShare(segment.length_m, 1.0),)
-    cables: dict[tuple, int] = {}
-    media_counts: dict[str, int] = {}
-    watts = [0.0, 0.0]
-    needs: list[tuple[int, TransceiverSpec, float]] = []
-    problems = []
-    for share, links_per_plane in zip(lengths, split_by_shares(segment.links, lengths)):
-        if not links_per_plane and cables:
-            continue
-        links = links_per_plane * planes
-        choice, share_needs, share_watts, problem = _links_of_length(
-            segment, share.length_m, links_per_plane, planes, spec, catalog
-        )
-        needs += share_needs
-        key = (choice.media, choice.cable, choice.cable_length_m)
-        cables[key] = cables.get(key, 0) + links
-        media_counts[choice.media] = media_counts.get(choice.media, 0) + links
-        watts = [total + share for total, share in zip(watts, share_watts)]
-        if problem and problem not in problems:
-            problems.append(problem)
+    """A first estimate of one segment's cables, modules and their power [W] at its lower and
+    upper end, all planes, every link at the assumed length (`LinkLengthsSpec`), by the rule each
+    placed cable follows (`media.link_choice`); and warnings where the catalog has none. Once the
+    racks stand on the floor, the cabling plan counts each placed cable instead
+    (`cabling.counted_fabrics`)."""
+    links = segment.links * planes
+    choice = link_choice(segment.length_m, segment.gbps, segment.lower, segment.upper, catalog.cables,
+                         catalog.transceivers, spec.optical_media)
     modules: dict[str, int] = {}
-    for side, module, count in _whole_modules(needs, planes, segment.lower_is_nic):
-        modules[module.slug] = modules.get(module.slug, 0) + count
-        watts[side] += optics_power_w(count, module.power_w)
-    (media, cable, cable_length_m), _ = max(cables.items(), key=lambda item: item[1])
+    watts = [0.0, 0.0]
+    problems = []
+    if choice.cable is None:
+        problems.append(
+            f"No cable in the catalog carries {segment.gbps:g} Gb/s over {segment.length_m:g} m for the "
+            f"{segment.segment} links."
+        )
+    elif choice.media == "fiber":
+        ends = ((choice.lower_module, segment.lower, segment.lower_is_nic), (choice.upper_module, segment.upper, False))
+        for side, (module, end, is_nic) in enumerate(ends):
+            if module is None:
+                problems.append(
+                    f"No transceiver in the catalog fits a {end.module_gbps:g} Gb/s port reaching "
+                    f"{segment.length_m:g} m on the {segment.segment} links; they are counted without optics."
+                )
+                continue
+            # A NIC cage serves every plane's links; a switch cage one plane's.
+            count = math.ceil(links / end.links_per_module) if is_nic else planes * math.ceil(
+                segment.links / end.links_per_module)
+            modules[module] = modules.get(module, 0) + count
+            watts[side] = optics_power_w(count, catalog.transceivers[module].power_w)
+    elif catalog.cables[choice.cable].power_w:
+        per_end = active_cable_power_w(links, catalog.cables[choice.cable].power_w) / 2
+        watts = [per_end, per_end]
+    stock = stock_length_m(segment.length_m, catalog.cables[choice.cable].stock_lengths_m) if choice.cable else segment.length_m
+    cables = {(choice.media, choice.cable, stock): links}
     link = LinkResult(
-        from_=segment.from_, to=segment.to, count=segment.links * planes, segment=segment.segment,
-        gbps=segment.gbps, length_m=sum(share.length_m * share.share for share in lengths),
-        max_length_m=max(share.length_m for share in lengths), measured=measured,
-        media=media, media_counts=media_counts, cable=cable, cable_length_m=cable_length_m,
+        from_=segment.from_, to=segment.to, count=links, segment=segment.segment, gbps=segment.gbps,
+        length_m=segment.length_m, max_length_m=segment.length_m, measured=False, media=choice.media,
+        media_counts={choice.media: links}, cable=choice.cable, cable_length_m=stock,
         transceivers=sum(modules.values()), lower_end=segment.lower, upper_end=segment.upper,
     )
     return link, modules, cables, tuple(watts), problems
-
-
-def _links_of_length(
-    segment: SegmentLayout, length_m: float, links_per_plane: int, planes: int, spec: FabricSpec,
-    catalog: "CatalogSnapshot",
-) -> tuple[CableChoice, list[tuple[int, TransceiverSpec, float]], tuple[float, float], str | None]:
-    """Medium, the modules each end needs (side 0 lower, 1 upper; module; cages' worth of links)
-    and the active cables' power [W] at each end, for `links_per_plane` links of one length."""
-    choice = cable_for_link(length_m, segment.gbps, catalog.cables, spec.optical_media)
-    needs = []
-    watts = [0.0, 0.0]
-    problem = None
-    if choice.media == "fiber" and choice.cable is not None:
-        lower = module_for_port(catalog.transceivers, segment.lower.module_gbps,
-                                segment.lower.links_per_module, length_m)
-        upper = module_for_port(catalog.transceivers, segment.upper.module_gbps,
-                                segment.upper.links_per_module, length_m,
-                                fiber=lower.fiber if lower else None)
-        reaches = [module.reach_m for module in (lower, upper) if module is not None]
-        choice = cable_for_link(length_m, segment.gbps, catalog.cables, spec.optical_media,
-                                module_reach_m=min(reaches) if reaches else None)
-        ends = ((lower, segment.lower, segment.lower_is_nic), (upper, segment.upper, False))
-        for side, (module, end, is_nic) in enumerate(ends):
-            if module is None:
-                problem = (
-                    f"No transceiver in the catalog fits a {end.module_gbps:g} Gb/s port reaching "
-                    f"{length_m:g} m on the {segment.segment} links; they are counted without optics."
-                )
-                continue
-            links = links_per_plane * planes if is_nic else links_per_plane
-            needs.append((side, module, links / end.links_per_module))
-    elif choice.cable is not None:
-        per_end = active_cable_power_w(links_per_plane * planes, catalog.cables[choice.cable].power_w) / 2
-        watts = [per_end, per_end]
-    else:
-        problem = (
-            f"No cable in the catalog carries {segment.gbps:g} Gb/s over {length_m:g} m for the "
-            f"{segment.segment} links."
-        )
-    return choice, needs, tuple(watts), problem
-
-
-def _whole_modules(
-    needs: list[tuple[int, TransceiverSpec, float]], planes: int, lower_is_nic: bool
-) -> list[tuple[int, TransceiverSpec, int]]:
-    """Whole modules per end from the cages' worth of links each length needs: an end's cages are
-    filled one after the other, so it takes ceil(its total) modules, shared out over the lengths
-    by largest remainders (a DGX H100's 8 ports in 4 twin cages: 4 modules, however its links'
-    lengths split). A NIC cage serves all planes' links; a switch cage one plane's, so switch
-    ends count per plane."""
-    whole = []
-    for side in (0, 1):
-        mine = [(module, exact) for end, module, exact in needs if end == side]
-        total = math.ceil(sum(exact for _, exact in mine) - 1e-9)
-        counts = [math.floor(exact) for _, exact in mine]
-        order = sorted(range(len(mine)), key=lambda index: counts[index] - mine[index][1])
-        for index in order[: total - sum(counts)]:
-            counts[index] += 1
-        per_plane = 1 if side == 0 and lower_is_nic else planes
-        whole += [(side, module, count * per_plane) for (module, _), count in zip(mine, counts) if count]
-    return whole
 
 
 def _rail_warnings(context: FabricContext, gpus_per_node: int) -> list[str]:

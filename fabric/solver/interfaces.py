@@ -61,12 +61,3 @@ class SwitchGroup:
     """Catalog slug."""
     count: int
     placement: Placement
-
-
-@dataclass(frozen=True)
-class LengthShare:
-    """A share of a segment's links that run one cable length, measured on the floor layout."""
-
-    length_m: float
-    share: float
-    """Fraction of the segment's links (the shares of a segment add up to 1)."""

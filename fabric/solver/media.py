@@ -7,7 +7,7 @@ transceivers plus fiber, or active optical cables (AOC). NVIDIA, "Cable manageme
 https://docs.nvidia.com/networking/display/intrcnctcabreqndr400eth).
 
 Each segment of a fabric has an assumed length (`LinkLengthsSpec`); once the racks stand on
-the floor, the lengths measured there (power.solver.link_lengths) replace them.
+the floor, every cable placed there is measured and counted instead (fabric.solver.cabling).
 """
 
 from dataclasses import dataclass

@@ -67,6 +67,11 @@ class FabricSpec:
         0, minimum=0, maximum=64,
         help="Leaf ports taken by a fabric manager appliance (NVIDIA UFM: 4 in the H100 SuperPOD).",
     )
+    fabric_manager: str = spec_field(
+        "ufm-enterprise-appliance", min_length=1, max_length=80,
+        help="Catalog slug of the fabric manager appliance (a server part), used when "
+        "fabric_manager_ports is above 0: as many as its fabric ports need.",
+    )
     optical_media: OpticalMedia = spec_field(
         "transceivers", help="Beyond copper reach: transceivers plus fiber, or active optical cables."
     )

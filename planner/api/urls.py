@@ -7,6 +7,7 @@ from planner.api.views import (
     PlanView,
     ScenarioExportView,
     ScenarioViewSet,
+    ServerViewSet,
     SystemViewSet,
 )
 from power.api.views import CoolingTypeViewSet, CoolingUnitViewSet, PduViewSet, RackTypeViewSet
@@ -18,6 +19,7 @@ router = DefaultRouter()
 router.register("scenarios", ScenarioViewSet, basename="scenario")
 for prefix, viewset in [
     ("systems", SystemViewSet),
+    ("servers", ServerViewSet),
     ("switches", SwitchViewSet),
     ("transceivers", TransceiverViewSet),
     ("cables", CableViewSet),

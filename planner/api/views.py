@@ -20,7 +20,7 @@ from planner.api.serializers import (
     ScenarioUpdateSerializer,
 )
 from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
-from planner.models import System
+from planner.models import Server, System
 from planner.selectors import scenario_get, scenario_list
 from planner.services import (
     plan_document,
@@ -174,3 +174,4 @@ def _in_document(service, **arguments):
 
 
 SystemViewSet = catalog_viewset(System)
+ServerViewSet = catalog_viewset(Server)

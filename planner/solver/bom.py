@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.scenario import SparesSpec
 
-BOM_CATEGORIES = ("compute", "network", "optics", "cables", "storage", "racks", "power", "cooling")
+BOM_CATEGORIES = (
+    "compute", "network", "optics", "cables", "storage", "management", "racks", "power", "cooling",
+)
+"""management: fabric manager appliances and management servers (head nodes)."""
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 
 from fabric.solver.parts import CableSpec, SwitchSpec, TransceiverSpec
 from planner.solver.errors import FieldError, ScenarioError, join_path
-from planner.solver.parts import PartSpec, SystemSpec
+from planner.solver.parts import PartSpec, ServerSpec, SystemSpec
 from planner.solver.scenario import ScenarioSpec
 from power.solver.cooling_plant import facility_unit_references
 from power.solver.parts import CoolingTypeSpec, CoolingUnitSpec, PduSpec, RackTypeSpec
@@ -23,6 +23,7 @@ class CatalogSnapshot:
     cooling_types: dict[str, CoolingTypeSpec] = field(default_factory=dict)
     cooling_units: dict[str, CoolingUnitSpec] = field(default_factory=dict)
     storage_systems: dict[str, StorageSystemSpec] = field(default_factory=dict)
+    servers: dict[str, ServerSpec] = field(default_factory=dict)
 
     def with_components(self, scenario: ScenarioSpec) -> "CatalogSnapshot":
         """This catalog with the scenario's inline parts added (replacing any of the same slug)."""
@@ -53,6 +54,8 @@ def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
     check("racks.rack_type", scenario.racks.rack_type, catalog.rack_types, "rack type")
     check("racks.network_rack_type", scenario.racks.network_rack_type, catalog.rack_types, "rack type")
     check("racks.pdu", scenario.racks.pdu, catalog.pdus, "PDU")
+    if scenario.racks.management_servers:
+        check("racks.management_server", scenario.racks.management_server, catalog.servers, "server")
     for path, slug, kinds, label in facility_unit_references(scenario.facility):
         check(path, slug, {unit.slug: unit for unit in catalog.cooling_units.values() if unit.kind in kinds}, label)
     for name in ("compute", "storage", "inband", "oob"):
@@ -61,6 +64,8 @@ def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
             check(f"fabrics.{name}.switch", fabric.switch, catalog.switches, "switch")
             if fabric.spine_switch is not None:
                 check(f"fabrics.{name}.spine_switch", fabric.spine_switch, catalog.switches, "switch")
+            if fabric.fabric_manager_ports:
+                check(f"fabrics.{name}.fabric_manager", fabric.fabric_manager, catalog.servers, "server")
     for index, tier in enumerate(scenario.storage.tiers):
         check(f"storage.tiers[{index}].system", tier.system, catalog.storage_systems, "storage system")
     for slug in scenario.prices:

@@ -100,3 +100,36 @@ class SystemSpec(PartSpec):
 
     def nic(self, role: str) -> NicSpec | None:
         return next((nic for nic in self.nics if nic.role == role), None)
+
+
+ServerRole = Literal["management_server", "fabric_manager"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerSpec(PartSpec):
+    """A server or appliance that runs the cluster rather than its jobs: a head node or
+    management server, or a fabric manager appliance (NVIDIA UFM). Racked in management racks."""
+
+    role: ServerRole = spec_field(
+        "management_server",
+        help="management_server (head node, scheduler, monitoring) or fabric_manager (an appliance "
+        "whose fabric NIC ports take leaf ports of the fabric it manages).",
+    )
+    power_kw: float = spec_field(
+        unit="kW", minimum=0, exclusive_minimum=True, maximum=100, help="Maximum input power."
+    )
+    rack_units: int = spec_field(unit="U", minimum=1, maximum=60)
+    weight_kg: float = spec_field(unit="kg", minimum=0, exclusive_minimum=True, maximum=2_000)
+    nics: tuple[NicSpec, ...] = spec_field(
+        (), help="Network ports by role; a fabric manager's fabric ports are its compute NICs, and "
+        "its oob NIC is its BMC."
+    )
+
+    def problems(self):
+        yield from super().problems()
+        roles = [nic.role for nic in self.nics]
+        for role in sorted({role for role in roles if roles.count(role) > 1}):
+            yield "nics", f"lists the role '{role}' more than once"
+
+    def nic(self, role: str) -> NicSpec | None:
+        return next((nic for nic in self.nics if nic.role == role), None)

@@ -5,11 +5,13 @@ from typing import Any
 
 from fabric.solver.cabling import CabledPlan, counted_fabrics
 from fabric.solver.cabling_racks import placement_key
+from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver.bom import PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute
+from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan
 from planner.solver.reliability import (
@@ -26,7 +28,8 @@ from planner.solver.workload import (
     size_workload,
     workload_gpus_needed,
 )
-from power.solver.power_plan import RacksAndPower, racks_and_power
+from power.solver.cooling_plant import cooling_units_paid_by
+from power.solver.power_plan import RacksAndPower, rack_pdu_counts, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -73,6 +76,7 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
         electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
         goodput=reliability.goodput if reliability else None,
         dense_tflops_per_gpu=workload.dense_tflops_per_gpu if workload else system.dense_bf16_tflops_per_gpu,
+        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
     )
     return Plan(
         name=scenario.name,
@@ -91,10 +95,9 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
     )
 
 
-TOP_OF_RACK_ROUNDS = 4
-"""Plan-and-pack rounds for top-of-rack leaves (they agree after one or two)."""
-CABLING_ROUNDS = 3
-"""Count-and-pack rounds: the optics' power as counted rarely moves a switch to another rack."""
+PLAN_AND_PACK_ROUNDS = 6
+"""Plan-and-pack rounds until top-of-rack leaves and the PDUs on the oob network agree with the
+racks (they agree after one to three)."""
 
 
 def _fabrics_and_racks(
@@ -103,54 +106,88 @@ def _fabrics_and_racks(
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
-    Top-of-rack leaves share the compute racks: their count depends on the systems per rack,
-    which their rack units and power lower in turn. Start from the racks packed without
-    switches, and plan again with the packed racks until both agree. Then every cable is placed
-    on the floor and counted (`cabling.counted_fabrics`: the BOM's cables and optics are the
-    cabling plan's rows), and the racks are packed again with the optics' power as counted,
-    until the packing places every device where the cables were measured (`placement_key`;
-    CABLING_ROUNDS at most, then the cables are counted once more in the last racks).
+    Two inputs of the fabrics are only known once racks are packed, which needs the fabrics'
+    switches:
+    - top-of-rack leaves share the compute racks: their count depends on the systems per rack,
+      which their rack units and power lower in turn;
+    - the oob network serves every rack PDU's management port, and PDUs follow the racks (each
+      rack's kW), which the oob switches add to.
+    And the optics' power, which the racks carry, is only known once every cable is placed.
+
+    Rule: start from the racks packed without switches; plan the fabrics (no PDUs on oob yet)
+    and pack again until the systems per rack agree. Then plan the fabrics with the PDUs of the
+    last packing on oob, pack, and repeat (only oob is planned again when only the PDUs
+    changed) until the packing gives back the PDUs oob was planned with. Then every cable is
+    placed on the floor and counted (`cabling.counted_fabrics`: the BOM's cables and optics
+    are the cabling plan's rows), and the racks are packed again with the optics' power as
+    counted, until the packing places every device where the cables were measured
+    (`placement_key`) with the PDUs oob serves. Each round can only add switches, racks and
+    PDUs, so this converges, in one or two rounds. Fabric managers, management servers and
+    storage systems are known before, and join oob from the start.
     """
     fabric_specs = [getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")]
     top_of_rack = any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in fabric_specs)
+    oob = scenario.fabrics.oob is not None
     nodes_per_rack = None
     if top_of_rack:
         nodes_per_rack = pack_compute_racks(
             compute.total_nodes, system, scenario.racks, catalog.cooling_types
         ).nodes_per_rack
-    extra_endpoints = {"storage": storage_endpoint_groups(storage)}
+    servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
+    stored = storage_system_counts(storage)
 
-    def racks_for(fabrics):
+    def plan(pdus: dict[str, int], planned=None) -> dict[str, FabricResult]:
+        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+        extra_endpoints = {
+            "storage": storage_endpoint_groups(storage),
+            "oob": management_port_endpoints(pdu_ports, servers, stored),
+        }
+        return plan_fabrics(
+            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
+            planned=planned,
+        )
+
+    def racks_for(fabrics: dict[str, FabricResult]) -> RacksAndPower:
         optics_kw = optics_kw_by_device(fabrics)
         rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
         return racks_and_power(
             compute.total_nodes, rated, scenario.racks, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
-            storage_systems=storage_system_counts(storage),
-            optics_kw_by_switch=optics_kw,
+            storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
+            finance_facility=scenario.finance.facility,
         )
 
-    for _ in range(TOP_OF_RACK_ROUNDS):
-        fabrics = plan_fabrics(
-            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints
-        )
+    def all_but_oob(fabrics: dict[str, FabricResult]) -> dict[str, FabricResult]:
+        """Only the PDUs changed: they reach oob alone."""
+        return {name: fabric for name, fabric in fabrics.items() if name != "oob"}
+
+    # Top-of-rack leaves and the racks agree, without PDUs on oob yet.
+    for _ in range(PLAN_AND_PACK_ROUNDS):
+        fabrics = plan({})
         facility = racks_for(fabrics)
         if not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack:
             break
         nodes_per_rack = facility.racks.nodes_per_rack
-    if not fabrics:
-        return fabrics, facility
-
-    def counted_in(racks):
-        return counted_fabrics(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
-
-    for _ in range(CABLING_ROUNDS):
-        counted = counted_in(facility.racks)
-        repacked = racks_for(counted)
-        if placement_key(repacked.racks) == placement_key(facility.racks):
-            return counted, repacked
-        facility = repacked
-    return counted_in(facility.racks), facility
+    # The PDUs of the last packing join oob, until the packing gives back the PDUs oob was
+    # planned with; then the cables are counted where they stand, until the packing with their
+    # optics puts every device where they were measured.
+    pdus: dict[str, int] = {}
+    counted = None
+    for _ in range(PLAN_AND_PACK_ROUNDS):
+        if oob and rack_pdu_counts(facility.racks) != pdus:
+            pdus = rack_pdu_counts(facility.racks)
+            fabrics = plan(pdus, all_but_oob(fabrics))
+            facility, counted = racks_for(fabrics), None
+            continue
+        if not fabrics:
+            break
+        if counted is not None and placement_key(counted_racks) == placement_key(facility.racks):
+            return counted, facility
+        counted, counted_racks = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog), facility.racks
+        facility = racks_for(counted)
+    if counted is None or placement_key(counted_racks) != placement_key(facility.racks):
+        counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog) if fabrics else fabrics
+    return counted, facility
 
 
 def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:

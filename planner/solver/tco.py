@@ -5,10 +5,11 @@ Conventions: year 0 is the purchase (capex), years 1..N the operation (opex). Th
 plain sum of both; its present value discounts year t by (1 + r)^t.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from planner.solver.bom import BomLine, bom_totals_by_category_usd
 from planner.solver.scenario import FinanceSpec
+from power.solver.cooling_plant import BOUGHT_WITH_CLUSTER, COVERED_BY
 from power.solver.facility import HOURS_PER_YEAR
 
 BOM_CATEGORY_TO_CAPEX = {
@@ -17,6 +18,7 @@ BOM_CATEGORY_TO_CAPEX = {
     "optics": "optics_and_cables",
     "cables": "optics_and_cables",
     "storage": "storage",
+    "management": "management",
     "racks": "racks_and_power",
     "power": "racks_and_power",
     "cooling": "cooling",
@@ -30,7 +32,8 @@ class CostResult:
     bom_total_usd: float
     capex_usd: float
     capex_by_category_usd: dict[str, float]
-    """systems, network, optics_and_cables, storage, racks_and_power, cooling, installation, facility."""
+    """systems, network, optics_and_cables, storage, management, racks_and_power, cooling,
+    installation, facility."""
     opex_usd_per_year: float
     """First year of operation; later years escalate."""
     opex_by_category_usd_per_year: dict[str, float]
@@ -45,6 +48,11 @@ class CostResult:
     usd_per_pflop_hour: float | None
     """Per hour of one dense PFLOP/s at the training precision's throughput."""
     assumptions: FinanceSpec
+    cooling_paid_by: dict[str, str] = field(default_factory=dict)
+    """Each cooling unit of the plant (catalog slug) and what pays for it: the bill of materials,
+    the colocation fee or the construction cost per MW (`cooling_plant.cooling_unit_paid_by`)."""
+    cooling_note: str = ""
+    """The same in a sentence, for the cost assumptions."""
 
 
 def capex_by_category_usd(bom_usd_by_category: dict[str, float], installation_share: float) -> dict[str, float]:
@@ -93,6 +101,21 @@ def gpu_hours(gpus: int, years: int) -> float:
     return gpus * HOURS_PER_YEAR * years
 
 
+def cooling_capex_note(cooling_paid_by: dict[str, str], facility: str) -> str:
+    """Which cooling units the capex buys and which the facility already pays for, in a sentence."""
+    bought = sorted(slug for slug, payer in cooling_paid_by.items() if payer == BOUGHT_WITH_CLUSTER)
+    covered = sorted(slug for slug, payer in cooling_paid_by.items() if payer != BOUGHT_WITH_CLUSTER)
+    parts = []
+    if bought:
+        parts.append(f"Cooling bought with the cluster (the racks' own CDUs and rear doors): {', '.join(bought)}.")
+    if covered:
+        parts.append(
+            f"Not bought, already paid by the {COVERED_BY[facility]} ({facility} facility): "
+            f"{', '.join(covered)} (the building's chillers, dry coolers, towers and air handlers)."
+        )
+    return " ".join(parts)
+
+
 def cost_of_ownership(
     *,
     bom: tuple[BomLine, ...],
@@ -103,11 +126,14 @@ def cost_of_ownership(
     electricity_usd_per_kwh: float,
     goodput: float | None = None,
     dense_tflops_per_gpu: float | None = None,
+    cooling_paid_by: dict[str, str] | None = None,
 ) -> CostResult:
     """Capex, opex and TCO over `finance.years`, and the cost of a GPU-hour.
 
     usd_per_gpu_hour = TCO / (GPUs x 8,760 h x years); per useful GPU-hour it is divided by the
-    goodput; per PFLOP-hour by the GPU's dense PFLOP/s (TFLOPS / 1,000).
+    goodput; per PFLOP-hour by the GPU's dense PFLOP/s (TFLOPS / 1,000). `cooling_paid_by`
+    (unit slug -> payer) is reported with the assumptions: the building's plant is not in the
+    BOM, since the colocation fee or the construction cost per MW already pays for it.
     """
     bom_usd = bom_totals_by_category_usd(bom)
     hardware_usd = sum(bom_usd.values())
@@ -145,4 +171,6 @@ def cost_of_ownership(
         usd_per_useful_gpu_hour=per_gpu_hour / goodput if goodput else None,
         usd_per_pflop_hour=per_gpu_hour / (dense_tflops_per_gpu / 1000) if dense_tflops_per_gpu else None,
         assumptions=finance,
+        cooling_paid_by=dict(cooling_paid_by or {}),
+        cooling_note=cooling_capex_note(cooling_paid_by or {}, finance.facility),
     )

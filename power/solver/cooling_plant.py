@@ -46,6 +46,15 @@ DEFAULT_COMPRESSOR_RATIO = 0.3
 """kW of compressor power per kW of heat when the catalog has no chiller (COP ≈ 3.3)."""
 
 HEAT_REJECTION_KINDS = ("chiller", "dry_cooler", "cooling_tower")
+FACILITY_PLANT_KINDS = frozenset({"chiller", "dry_cooler", "cooling_tower", "crah"})
+"""The building's cooling plant: heat rejection (facility water system) and room air handlers.
+Bought with the building, not with the cluster (see `cooling_unit_paid_by`)."""
+RACK_COOLING_KINDS = frozenset({"cdu", "rdhx"})
+"""The racks' own cooling (technology cooling system): CDUs and rear-door heat exchangers,
+bought with the cluster."""
+BOUGHT_WITH_CLUSTER = "bill of materials"
+COVERED_BY = {"leased": "colocation fee", "built": "construction cost per MW"}
+"""What already pays for the building's plant, by finance.facility."""
 UNIT_KINDS_BY_FIELD = {
     "facility.cdu": ("cdu",),
     "facility.air_handler": ("crah",),
@@ -88,6 +97,37 @@ def units_needed(load_kw: float, capacity_kw: float) -> int:
     if load_kw <= 0:
         return 0
     return math.ceil(load_kw / capacity_kw - 1e-9)
+
+
+def cooling_unit_paid_by(kind: str, facility: str) -> str:
+    """Who pays for a cooling unit of `kind` [chiller, dry_cooler, cooling_tower, crah, cdu,
+    rdhx] when the facility is `facility` (leased or built): BOUGHT_WITH_CLUSTER, or what
+    already covers it (COVERED_BY[facility]).
+
+    Notes
+    -----
+    Capex is counted once. ASHRAE TC 9.9 (Liquid Cooling Guidelines for Datacom Equipment
+    Centers, 2nd ed., 2014) splits a liquid-cooled hall at the CDU: the technology cooling
+    system (CDU, rack manifolds, rear doors) serves given racks, the facility water system
+    (chillers, dry coolers, towers, pumps) and the room's air handlers serve the building.
+
+    - Chillers, dry coolers, cooling towers and CRAHs are the building's. Leased, the colocation
+      fee (USD per kW-month of IT capacity, delivered cooled) pays for them; built, the
+      construction cost per MW does (Cushman & Wakefield's Data Center Development Cost Guide
+      counts mechanical plant, about a fifth of it, in the cost per MW). Never on the BOM.
+    - CDUs (in-rack and in-row) and rear-door heat exchangers are the tenant's in both modes:
+      colocation providers deliver facility water or cold air to the hall and leave the CDUs
+      and doors that match the racks to the tenant, and a per-MW construction cost for an
+      air-cooled hall does not include them. Bought on the BOM.
+    """
+    if kind in FACILITY_PLANT_KINDS:
+        return COVERED_BY[facility]
+    return BOUGHT_WITH_CLUSTER
+
+
+def cooling_units_paid_by(units: "tuple[CoolingUnitCount, ...]", facility: str) -> dict[str, str]:
+    """`cooling_unit_paid_by` for every unit of the plant, by catalog slug."""
+    return {unit.unit: cooling_unit_paid_by(unit.kind, facility) for unit in units}
 
 
 @dataclass(frozen=True)

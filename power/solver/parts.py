@@ -37,6 +37,10 @@ class PduSpec(PartSpec):
     )
     outlets: int = spec_field(minimum=1, maximum=200)
     rack_units: int = spec_field(0, unit="U", minimum=0, maximum=4)
+    management_ports: int = spec_field(
+        1, minimum=0, maximum=4,
+        help="Network (RJ45) ports of a metered or switched PDU, cabled to the oob network; 0 for a basic PDU.",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

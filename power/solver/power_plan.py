@@ -12,11 +12,18 @@ from typing import TYPE_CHECKING
 
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.bom import PartCount
+from planner.solver.management import ServerGroup, server_counts
 from planner.solver.parts import SystemSpec
-from power.solver.cooling_plant import WARM_WATER_COOLING, size_cooling_plant
+from power.solver.cooling_plant import (
+    BOUGHT_WITH_CLUSTER,
+    WARM_WATER_COOLING,
+    cooling_unit_paid_by,
+    size_cooling_plant,
+)
 from power.solver.facility import PowerResult, size_facility
 from power.solver.rack_packing import RacksResult, pack_racks
 from power.solver.specs import FacilitySpec, RacksSpec
+from power.solver.support_racks import management_equipment
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot
@@ -48,19 +55,21 @@ def it_kw_by_category(
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
     optics_kw_by_switch: dict[str, float] | None = None,
+    servers: Sequence[ServerGroup] = (),
 ) -> dict[str, float]:
     """IT power [kW] at maximum input: compute systems (with any NIC modules their rating leaves
     out, see the pipeline), network (switches and the modules in their ports), storage systems,
-    management servers."""
+    management servers and fabric managers."""
     switches_w = sum(g.count * catalog.switches[g.switch].power_w for g in switch_groups)
     storage_kw = sum(
         (count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0
     )
+    management = management_equipment(server_counts(servers), racks, catalog)
     return {
         "compute": float(total_nodes * system.power_kw),
         "network": switches_w / 1_000 + sum((optics_kw_by_switch or {}).values()),
         "storage": storage_kw,
-        "management": float(racks.management_servers * racks.management_server_kw),
+        "management": sum((count * equipment.power_kw for equipment, count in management), 0.0),
     }
 
 
@@ -74,43 +83,62 @@ def racks_and_power(
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
     optics_kw_by_switch: dict[str, float] | None = None,
+    servers: Sequence[ServerGroup] = (),
+    finance_facility: str = "leased",
 ) -> RacksAndPower:
-    """Pack and lay out every rack, size cooling and facility, and list parts and warnings."""
+    """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
+
+    `finance_facility` (leased or built) says what pays for the building's cooling plant
+    (`cooling_plant.cooling_unit_paid_by`)."""
     packed = pack_racks(
         total_nodes, system, racks, catalog,
-        switch_groups=switch_groups, storage_systems=storage_systems,
-        optics_kw_by_switch=optics_kw_by_switch,
-        facility=facility, reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
+        switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
+        optics_kw_by_switch=optics_kw_by_switch, facility=facility,
+        reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
     )
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
     it_kw = it_kw_by_category(
-        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch
+        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch, servers
     )
     pdus = sum(group.pdus * group.count for group in packed.per_rack)
     power = size_facility(it_kw, cooling, facility, pdus=pdus)
     return RacksAndPower(
         racks=packed,
         power=power,
-        part_counts=power_part_counts(packed, power, catalog),
+        part_counts=power_part_counts(packed, power, catalog, finance_facility),
         warnings=power_warnings(packed, power, system, racks, facility, catalog),
     )
 
 
+def rack_pdu_counts(racks: RacksResult) -> dict[str, int]:
+    """PDUs racked, by catalog slug: the sum over the rack groups of PDUs per rack x racks."""
+    pdus: dict[str, int] = {}
+    for group in racks.per_rack:
+        if group.pdus:
+            pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
+    return pdus
+
+
 def power_part_counts(
-    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot"
+    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot", finance_facility: str = "leased"
 ) -> list[PartCount]:
-    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs and
-    cooling units."""
+    """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs, the
+    management servers and fabric managers racked, and the
+    cooling units the cluster buys: CDUs and rear doors, not the building's chillers, dry
+    coolers, towers and air handlers, which the colocation fee or the construction cost per MW
+    already pays for (`cooling_plant.cooling_unit_paid_by`)."""
     counts = [
         PartCount("racks", group.rack_type, group.count)
         for group in racks.per_rack
         if group.rack_type in catalog.rack_types
     ]
-    pdus: dict[str, int] = {}
-    for group in racks.per_rack:
-        pdus[group.pdu] = pdus.get(group.pdu, 0) + group.pdus * group.count
-    counts += [PartCount("power", slug, quantity) for slug, quantity in pdus.items()]
-    counts += [PartCount("cooling", unit.unit, unit.count) for unit in power.cooling.units]
+    counts += [PartCount("power", slug, quantity) for slug, quantity in rack_pdu_counts(racks).items()]
+    counts += [PartCount("management", slug, count) for slug, count in server_counts(racks.servers)]
+    counts += [
+        PartCount("cooling", unit.unit, unit.count)
+        for unit in power.cooling.units
+        if cooling_unit_paid_by(unit.kind, finance_facility) == BOUGHT_WITH_CLUSTER
+    ]
     return counts
 
 

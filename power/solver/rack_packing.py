@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
+from planner.solver.management import ServerGroup, server_counts
 from planner.solver.parts import SystemSpec
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.parts import CoolingTypeSpec, PduSpec, RackTypeSpec
@@ -66,6 +67,8 @@ class RacksResult:
     per_rack: tuple[RackGroupResult, ...] = ()
     """Identical racks grouped: what one holds, draws, weighs and needs, and how many there are."""
     floor: FloorResult | None = None
+    servers: tuple[ServerGroup, ...] = ()
+    """Fabric managers and management servers in the management racks, by role."""
 
 
 def whole_units_within(capacity: float, unit_size: float) -> int:
@@ -289,6 +292,7 @@ def pack_racks(
     *,
     switch_groups: Sequence[SwitchGroup] = (),
     storage_systems: Sequence[tuple[str, int]] = (),
+    servers: Sequence[ServerGroup] = (),
     optics_kw_by_switch: dict[str, float] | None = None,
     facility: FacilitySpec = FacilitySpec(),
     reserved_u_per_compute_rack: int = 0,
@@ -298,6 +302,8 @@ def pack_racks(
     - `switch_groups` come from the fabric engine (an empty list when there are no fabrics);
       their placement says whether they sit in compute, network or storage racks.
     - `storage_systems` are (catalog slug, count) pairs from storage sizing.
+    - `servers` are the fabric managers and management servers (`management.server_groups`),
+      racked in management racks in that order.
     - `optics_kw_by_switch`: the power of the modules in each switch model's ports, all of that
       model's switches together; it is shared over them.
     - `reserved_u_per_compute_rack`: rack units taken in every compute rack by equipment
@@ -347,7 +353,7 @@ def pack_racks(
         aux_cooling, racks.rack_type, field_path="storage",
     )
     groups += pack_equipment(
-        "management", management_equipment(racks), support_type, support_u,
+        "management", management_equipment(server_counts(servers), racks, catalog), support_type, support_u,
         racks.support_power_budget_kw, aux_cooling, racks.rack_type,
         field_path="racks.management_servers",
     )
@@ -365,6 +371,7 @@ def pack_racks(
         rows=floor.row_count,
         per_rack=described,
         floor=floor,
+        servers=tuple(servers),
     )
 
 

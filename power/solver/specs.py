@@ -61,13 +61,24 @@ class RacksSpec:
     )
     management_servers: int = spec_field(
         4, minimum=0, maximum=10_000,
-        help="Head nodes, fabric managers and schedulers, racked in management racks.",
+        help="Head nodes, schedulers and monitoring servers, racked in management racks (fabric "
+        "manager appliances are counted per fabric: fabrics.<name>.fabric_manager).",
     )
-    management_server_kw: float = spec_field(
-        1.0, unit="kW", minimum=0, exclusive_minimum=True, maximum=100, help="Power of one management server."
+    management_server: str = spec_field(
+        "head-node-1u", min_length=1, max_length=80,
+        help="Catalog slug of the management server (a server part, /api/v1/catalog/servers/).",
     )
-    management_server_u: int = spec_field(1, unit="U", minimum=1, maximum=60)
-    management_server_weight_kg: float = spec_field(25.0, unit="kg", minimum=0, exclusive_minimum=True, maximum=2_000)
+    management_server_kw: float | None = spec_field(
+        None, unit="kW", minimum=0, exclusive_minimum=True, maximum=100,
+        help="Power of one management server; by default the part's.",
+    )
+    management_server_u: int | None = spec_field(
+        None, unit="U", minimum=1, maximum=60, help="Rack units of one management server; by default the part's."
+    )
+    management_server_weight_kg: float | None = spec_field(
+        None, unit="kg", minimum=0, exclusive_minimum=True, maximum=2_000,
+        help="Weight of one management server; by default the part's.",
+    )
     cold_aisle_m: float = spec_field(
         1.2, unit="m", minimum=0, exclusive_minimum=True, maximum=20,
         help="Width of a cold aisle (TIA-942 recommends 1.2 m, two floor tiles).",

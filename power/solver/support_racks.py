@@ -23,8 +23,6 @@ SWITCH_WEIGHT_KG_PER_U = 12.0
 """For a switch whose catalog row gives no weight: 1U switches weigh 7-15 kg (QM9700 14.8 kg,
 SN2201 7.4 kg; an estimate)."""
 
-MANAGEMENT_SERVER_SLUG = "management-server"
-
 _FIT_TOLERANCE = 1e-9
 
 
@@ -82,13 +80,24 @@ def storage_equipment(
     return items
 
 
-def management_equipment(racks: RacksSpec) -> list[tuple[Equipment, int]]:
-    """The scenario's management servers (head nodes, fabric managers, schedulers)."""
-    server = Equipment(
-        MANAGEMENT_SERVER_SLUG, "management server", racks.management_server_u,
-        racks.management_server_kw, racks.management_server_weight_kg,
-    )
-    return [(server, racks.management_servers)]
+def management_equipment(
+    servers: Sequence[tuple[str, int]], racks: RacksSpec, catalog: "CatalogSnapshot"
+) -> list[tuple[Equipment, int]]:
+    """(server slug, count) pairs (fabric managers, then management servers) as equipment to
+    rack: each part's U, kW and kg, save where the scenario overrides them for its management
+    server (racks.management_server_u, _kw, _weight_kg)."""
+    items = []
+    for slug, count in servers:
+        part = catalog.servers.get(slug)
+        if part is None:
+            raise ScenarioError.at("racks.management_server", f"no server '{slug}' in the catalog")
+        units, power_kw, weight_kg = part.rack_units, part.power_kw, part.weight_kg
+        if slug == racks.management_server:
+            units = racks.management_server_u or units
+            power_kw = racks.management_server_kw or power_kw
+            weight_kg = racks.management_server_weight_kg or weight_kg
+        items.append((Equipment(part.slug, part.name, units, power_kw, weight_kg), count))
+    return items
 
 
 def support_cooling(

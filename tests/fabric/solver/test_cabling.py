@@ -123,10 +123,13 @@ def check_rows(plan, rows):
             assert match, device
             assert match.group(1) == row[f"{end}_rack"]
             assert 1 <= int(match.group(1)[1:]) <= plan.racks.total
-            assert 1 <= row[f"{end}_u"] <= 60
             role = match.group(2)
+            if role == "pdu":  # a 0U PDU takes no rack unit
+                assert row[f"{end}_u"] == ""
+            else:
+                assert 1 <= row[f"{end}_u"] <= 60
             if port == "mgmt":
-                assert role in SWITCH_ROLES and row["fabric"] == "oob"
+                assert role in SWITCH_ROLES | {"pdu", "storage"} and row["fabric"] == "oob"
             elif role in SWITCH_ROLES:
                 number = SWITCH_PORT.fullmatch(port)
                 assert number, port
@@ -339,11 +342,51 @@ def test_storage_systems_and_fabric_managers_have_places(catalog, rack_units):
     records = check_rows(plan, rows)
     devices = {row["from_device"] for row in records}
     assert any("-storage-" in device for device in devices)
-    managers = {row["from_device"] for row in records if "-fabric-manager-" in row["from_device"]}
-    assert len(managers) == 2  # one for compute, one for storage
-    management = {row["from_device"] for row in records if row["from_port"] == "mgmt"}
+    managers = {(row["fabric"], row["from_device"], row["from_port"])
+                for row in records if "-fabric-manager-" in row["from_device"]}
+    # UFM appliances have 2 fabric ports each: compute's 4 links -> 2 appliances, storage's 2 -> 1,
+    # racked in that order at the top of the management rack
+    rack = next(device for _, device, _ in managers).split("-")[0]
+    assert managers == {
+        ("compute", f"{rack}-fabric-manager-01", "compute-p1"), ("compute", f"{rack}-fabric-manager-01", "compute-p2"),
+        ("compute", f"{rack}-fabric-manager-02", "compute-p1"), ("compute", f"{rack}-fabric-manager-02", "compute-p2"),
+        ("storage", f"{rack}-fabric-manager-03", "storage-p1"), ("storage", f"{rack}-fabric-manager-03", "storage-p2"),
+        # and each one's BMC on the oob network
+        ("oob", f"{rack}-fabric-manager-01", "oob-p1"), ("oob", f"{rack}-fabric-manager-02", "oob-p1"),
+        ("oob", f"{rack}-fabric-manager-03", "oob-p1"),
+    }
+    management = {row["from_device"] for row in records
+                  if row["from_port"] == "mgmt" and DEVICE.fullmatch(row["from_device"]).group(2) in SWITCH_ROLES}
     switches = sum(tier.switches for name, fabric in plan.fabrics.items() if name != "oob" for tier in fabric.tiers)
     assert len(management) == switches
+
+
+def test_oob_cables_every_management_port_where_its_device_stands(catalog, rack_units):
+    """PDUs in their racks (`r001-pdu-01`..`-04` for a compute rack on A/B feeds of 2 PDUs
+    each), fabric managers then head nodes in the management rack, storage systems in theirs,
+    every one once: as many oob rows per kind as the plan racks."""
+    plan, rows = plan_and_rows(CASES["one_switch_and_storage"], catalog, rack_units)
+    records = [row for row in check_rows(plan, rows) if row["fabric"] == "oob"]
+    by_role = Counter(DEVICE.fullmatch(row["from_device"]).group(2) for row in records)
+    racked_pdus = sum(group.pdus * group.count for group in plan.racks.per_rack)
+    storage = sum(group.count for group in plan.racks.per_rack if group.kind == "storage")
+    assert by_role["pdu"] == racked_pdus
+    # 4 compute links / 2 ports + 2 storage links / 2 ports = 3 UFM; 4 head nodes by default
+    assert (by_role["fabric-manager"], by_role["management-server"]) == (3, 4)
+    assert by_role["storage"] == sum(count for _, count in plan_storage_counts(plan)) and storage
+    compute_racks = {row["from_rack"] for row in records if row["from_device"].endswith("-node-01")}
+    for rack in compute_racks:
+        assert {row["from_device"] for row in records if row["from_rack"] == rack and "-pdu-" in row["from_device"]} == {
+            f"{rack}-pdu-0{n}" for n in range(1, 5)}
+    management = {row["from_rack"] for row in records if DEVICE.fullmatch(row["from_device"]).group(2)
+                  in ("fabric-manager", "management-server")}
+    [management_rack] = management
+    kinds = {group.kind for group in plan.racks.per_rack}
+    assert "management" in kinds and management_rack not in compute_racks
+
+
+def plan_storage_counts(plan):
+    return [(tier.system, tier.systems) for tier in plan.storage.tiers]
 
 
 def test_racks_are_numbered_in_floor_order(catalog, rack_units):
@@ -373,9 +416,14 @@ def test_a_plan_without_fabrics_has_no_cables(catalog):
 
 
 def test_rows_are_made_one_at_a_time_in_bounded_memory(catalog, rack_units):
-    """Streaming ten times the links must not take ten times the memory."""
-    small = plan_scenario(CASES["rail_only"], catalog)
-    large = plan_scenario(CASES["three_tiers"], catalog)
+    """Five times the links must not take five times the memory: links are measured a chunk at
+    a time (`cabling_links.CHUNK_LINKS`); what stays is a few numbers per device and cage."""
+    def three_tiers(nodes: int) -> dict:
+        fabrics = {**CASES["three_tiers"]["fabrics"], "compute": {"switch": "qm9700", "planes": 2, "tiers": 3}}
+        return {**CASES["three_tiers"], "compute": {"system": "dgx-h100", "nodes": nodes}, "fabrics": fabrics}
+
+    medium = plan_scenario(three_tiers(300), catalog)
+    large = plan_scenario(three_tiers(1500), catalog)
     assert isinstance(cabling_rows(large, catalog), types.GeneratorType)
 
     def peak_bytes(plan) -> tuple[int, int]:
@@ -385,11 +433,10 @@ def test_rows_are_made_one_at_a_time_in_bounded_memory(catalog, rack_units):
         tracemalloc.stop()
         return count, peak
 
-    small_links, small_peak = peak_bytes(small)
+    medium_links, medium_peak = peak_bytes(medium)
     large_links, large_peak = peak_bytes(large)
-    assert large_links > 40 * small_links
-    # Bounded caches (a few hundred places and lengths), never a list of the links.
-    assert large_peak < 4 * small_peak and large_peak < 1_000_000
+    assert large_links > 4.5 * medium_links
+    assert large_peak < 2 * medium_peak and large_peak < 4_000_000
 
 
 def test_network_racks_of_each_fabric_are_spread_along_the_floor():

@@ -1,7 +1,13 @@
 """Endpoints of each fabric from the systems' NICs and the switches' management ports."""
 
-from fabric.solver.endpoints import fabric_manager_endpoints, management_endpoints, system_endpoints
+from fabric.solver.endpoints import (
+    fabric_manager_endpoints,
+    management_endpoints,
+    management_port_endpoints,
+    system_endpoints,
+)
 from fabric.solver.interfaces import EndpointGroup, SwitchGroup
+from planner.solver.management import ServerGroup
 
 
 def test_system_endpoints_by_role(catalog):
@@ -19,3 +25,16 @@ def test_fabric_manager_and_management_ports():
               SwitchGroup("compute", "spine", "qm9700", 16, "network_rack"),
               SwitchGroup("inband", "leaf", "sn5600", 2, "compute_rack")]
     assert management_endpoints(groups) == (EndpointGroup("qm9700", 48, 1, 1), EndpointGroup("sn5600", 2, 1, 1))
+
+
+def test_every_management_port_is_an_oob_endpoint():
+    """36 PDUs of one port and 2 of none; 2 UFM and 5 head nodes of one BMC each (the UFM of two
+    fabrics added up); 3 storage systems, one management port each."""
+    pdus = {"pdu-415v-60a-3ph": (36, 1), "basic-pdu": (2, 0)}
+    servers = [ServerGroup("fabric_manager", "ufm", 1, "compute", 2, 1),
+               ServerGroup("fabric_manager", "ufm", 1, "storage", 2, 1),
+               ServerGroup("management_server", "head-node-1u", 5, oob_ports_each=1)]
+    assert management_port_endpoints(pdus, servers, [("ai400x2", 3)]) == (
+        EndpointGroup("pdu-415v-60a-3ph", 36, 1, 1), EndpointGroup("ufm", 2, 1, 1),
+        EndpointGroup("head-node-1u", 5, 1, 1), EndpointGroup("ai400x2", 3, 1, 1),
+    )

@@ -31,6 +31,7 @@ def test_api_docs_page_is_served_without_internet(api):
         ("pdus", "pdu-415v-60a-3ph", "current_a", 60),
         ("cooling-types", "air", "liquid_fraction", 0),
         ("storage-systems", None, None, None),
+        ("servers", "ufm-enterprise-appliance", "rack_units", 1),
     ],
 )
 def test_catalog_is_readable_by_slug(api, kind, slug, field, value):

@@ -70,3 +70,41 @@ def test_a_negative_quote_is_refused(catalog):
     with pytest.raises(ScenarioError) as caught:
         plan_scenario({**H100, "prices": {"qm9700": -1}}, catalog)
     assert caught.value.as_dict() == {"prices.qm9700": ["must be a number, zero or more"]}
+
+
+GB200_LIQUID = {
+    "name": "GB200 liquid",
+    "compute": {"system": "gb200-nvl72", "nodes": 16},
+    "racks": {"power_budget_kw": 140, "cooling": "direct_liquid"},
+    "facility": {"cooling_redundancy": "2N", "climate": "cool"},
+}
+
+
+@pytest.mark.parametrize(("mode", "payer"), [("leased", "colocation fee"), ("built", "construction cost per MW")])
+def test_cooling_capex_buys_only_what_the_facility_does_not_already_pay_for(catalog, mode, payer):
+    """16 GB200 NVL72 racks x 132 kW, 80 % to liquid: 1,689.6 kW of warm water.
+
+    - CDUs (the racks' own cooling, bought in both modes): one 2.3 MW CDU, 2N = 2 x 350,000 =
+      700,000 USD, the whole cooling capex;
+    - CRAHs, chillers and dry coolers are the building's: the colocation fee (leased) or the
+      construction cost per MW (built) pays for them. Before, the BOM bought them again:
+      6 CRAH x 70,000 + 2 chillers x 400,000 + 4 dry coolers x 150,000 = 1,820,000 USD more.
+    """
+    plan = plan_scenario({**GB200_LIQUID, "finance": {"facility": mode}}, catalog)
+    cooling_lines = {line.sku: line.quantity for line in plan.bom if line.category == "cooling"}
+    assert cooling_lines == {"cdu-inrow-2300": 2}
+    assert plan.cost.capex_by_category_usd["cooling"] == pytest.approx(2 * 350_000)
+    kinds = {unit.unit: unit.kind for unit in plan.power.cooling.units}
+    assert {kind for slug, kind in kinds.items() if plan.cost.cooling_paid_by[slug] == payer} == {
+        "crah", "chiller", "dry_cooler"}
+    assert plan.cost.cooling_paid_by["cdu-inrow-2300"] == "bill of materials"
+    assert f"already paid by the {payer}" in plan.cost.cooling_note
+    assert "cdu-inrow-2300" in plan.cost.cooling_note.split("Not bought")[0]
+
+
+def test_an_air_cooled_hall_buys_no_cooling_units(catalog):
+    # Air: CRAHs and chillers only, both the building's: no cooling line, no cooling capex.
+    plan = plan_scenario(H100, catalog)
+    assert [line for line in plan.bom if line.category == "cooling"] == []
+    assert "cooling" not in plan.cost.capex_by_category_usd
+    assert set(plan.cost.cooling_paid_by.values()) == {"colocation fee"}

@@ -79,8 +79,51 @@ def test_every_fabric_and_the_management_network(catalog):
     assert list(plan.fabrics) == ["compute", "storage", "inband", "oob"]
     oob = plan.fabrics["oob"]
     switches = sum(tier.switches for name in ("compute", "storage", "inband") for tier in plan.fabrics[name].tiers)
-    # every node's BMC port plus every other switch's management port
-    assert oob.endpoint_links == 128 + switches
+    pdus = sum(group.pdus * group.count for group in plan.racks.per_rack)
+    # every node's BMC port, every other switch's management port, every rack PDU's network
+    # port (as many as the racks hold, oob switches' racks included) and the 4 head nodes' BMCs
+    assert oob.endpoint_links == 128 + switches + pdus + 4
+
+
+def test_oob_serves_pdus_and_head_nodes_by_hand(catalog):
+    """8 DGX H100 at 41 kW per rack, only an oob fabric of SN2201 (48 x 1G):
+    - compute racks: 2 of 4 DGX (40.8 kW), A/B feeds of 34.5 kW PDUs: 2 x 2 = 4 PDUs each -> 8;
+    - management rack: 4 head nodes (4 kW) -> 2 PDUs; network rack for the oob switch -> 2 PDUs;
+    - oob endpoints: 8 BMCs + 12 PDUs + 4 head nodes = 24 ports <= 48: one switch, whose
+      network rack is one of the 12 PDUs' racks (the planning rounds agree with the packing)."""
+    document = {"name": "oob by hand", "compute": {"system": "dgx-h100", "nodes": 8},
+                "racks": {"power_budget_kw": 41}, "fabrics": {"oob": {"switch": "sn2201"}}}
+    plan = plan_scenario(document, catalog)
+    oob = plan.fabrics["oob"]
+    assert {link.from_: link.count for link in oob.links} == {"node": 8, "pdu-415v-60a-3ph": 12, "head-node-1u": 4}
+    assert [(group.kind, group.count, group.pdus) for group in plan.racks.per_rack] == [
+        ("compute", 2, 4), ("network", 1, 2), ("management", 1, 2)]
+    assert [(tier.role, tier.switches) for tier in oob.tiers] == [("leaf", 1)]
+    # Top of rack: the switch sits in the first compute rack (40.9 kW: still 4 PDUs), no network
+    # rack: 8 + 2 = 10 PDUs, 22 ports.
+    document["fabrics"]["oob"]["leaf_placement"] = "top_of_rack"
+    plan = plan_scenario(document, catalog)
+    assert {link.from_: link.count for link in plan.fabrics["oob"].links} == {
+        "node": 8, "pdu-415v-60a-3ph": 10, "head-node-1u": 4}
+
+
+def test_oob_serves_storage_systems_and_fabric_managers(catalog):
+    """4 DGX H100 and a DDN AI400X2-Turbo tier; compute fabric with 4 UFM links (2 appliances),
+    oob: 4 BMCs, the PDUs, 2 UFM BMCs + 4 head nodes, 1 storage management port, and the
+    compute fabric's switch."""
+    document = {
+        "name": "oob storage", "compute": {"system": "dgx-h100", "nodes": 4},
+        "storage": {"read_gbytes_per_s": 100,
+                    "tiers": [{"system": "ddn-ai400x2-turbo", "serves": ["training_reads"]}]},
+        "fabrics": {"compute": {"switch": "qm9700", "fabric_manager_ports": 4}, "oob": {"switch": "sn2201"}},
+    }
+    plan = plan_scenario(document, catalog)
+    links = {link.from_: link.count for link in plan.fabrics["oob"].links}
+    storage_systems = sum(tier.systems for tier in plan.storage.tiers)
+    pdus = sum(group.pdus * group.count for group in plan.racks.per_rack)
+    switches = sum(tier.switches for tier in plan.fabrics["compute"].tiers)
+    assert links == {"node": 4, "pdu-415v-60a-3ph": pdus, "ufm-enterprise-appliance": 2, "head-node-1u": 4,
+                     "ddn-ai400x2-turbo": storage_systems, "qm9700": switches}
 
 
 def test_an_inline_switch_plans_like_a_catalog_one(catalog):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from power.solver.cooling_plant import size_cooling_plant, units_with_redundancy
+from power.solver.cooling_plant import cooling_unit_paid_by, size_cooling_plant, units_with_redundancy
 from power.solver.rack_loads import RackGroup, RackItem, describe_rack_group
 from power.solver.specs import FacilitySpec, RacksSpec
 
@@ -79,3 +79,16 @@ def test_chiller_share_given_replaces_the_climate(catalog):
     facility = FacilitySpec(chiller_share=1.0)
     plant = size_cooling_plant(groups_of(catalog, 32, 40.8, "air"), facility, catalog)
     assert by_role(plant)["chilled_water_rejection"].power_kw == pytest.approx(1_370.88 * 0.3)
+
+
+@pytest.mark.parametrize(("kind", "leased", "built"), [
+    ("chiller", "colocation fee", "construction cost per MW"),
+    ("dry_cooler", "colocation fee", "construction cost per MW"),
+    ("cooling_tower", "colocation fee", "construction cost per MW"),
+    ("crah", "colocation fee", "construction cost per MW"),
+    ("cdu", "bill of materials", "bill of materials"),
+    ("rdhx", "bill of materials", "bill of materials"),
+])
+def test_the_building_pays_for_its_plant_and_the_cluster_for_its_racks_cooling(kind, leased, built):
+    assert cooling_unit_paid_by(kind, "leased") == leased
+    assert cooling_unit_paid_by(kind, "built") == built

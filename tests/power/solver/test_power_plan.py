@@ -3,12 +3,16 @@
 import pytest
 
 from fabric.solver.interfaces import SwitchGroup
+from fabric.solver.specs import FabricsSpec
+from planner.solver.management import server_groups
 from power.solver.power_plan import racks_and_power
 from power.solver.specs import FacilitySpec, RacksSpec
 
 
 def plan(catalog, system, nodes, racks=RacksSpec(), facility=FacilitySpec(), **inputs):
-    return racks_and_power(nodes, catalog.systems[system], racks, facility, catalog, **inputs)
+    """The racks and power with the scenario's management servers (4 x 1 U head nodes by default)."""
+    servers = server_groups(racks, FabricsSpec(), catalog.servers)
+    return racks_and_power(nodes, catalog.systems[system], racks, facility, catalog, servers=servers, **inputs)
 
 
 def test_nvidia_ra_h100_rack_power_and_units(catalog):
@@ -78,7 +82,9 @@ def test_mixed_layout_by_hand(catalog):
     assert lines[("racks", "rack-42u-600")] == 34
     assert lines[("racks", "rack-52u-800")] == 1
     assert lines[("power", "pdu-415v-60a-3ph")] == power.pdus == 32 * 4 + 3 * 2
-    assert {category for category, _ in lines} == {"racks", "power", "cooling"}
+    assert lines[("management", "head-node-1u")] == 4
+    # air cooling: CRAHs and chillers are the building's (colocation fee), not on the BOM
+    assert {category for category, _ in lines} == {"racks", "power", "management"}
 
 
 def test_optics_power_is_shared_over_the_switches_that_hold_it(catalog):
