@@ -99,7 +99,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fabric.solver.cabling_links import NO_MODULE, LinkEnds, count_fabric, fabric_segments
+from fabric.solver.cabling_links import CHUNK_LINKS, NO_MODULE, LinkEnds, count_fabric, fabric_segments
 from fabric.solver.cabling_racks import DevicePlace, RackIndex, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
@@ -353,6 +353,17 @@ class _Cabling:
                 port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
                 holder=self.system_holder,
             )
+        placed = self._management_ends(fabric, group, plane, device, port)
+        if placed is not None:
+            number, u, units = placed
+            # One port each: the device names both (a PDU's ports are numbered over the group).
+            return LinkEnds(
+                number, u, units, device, device, cage, cages=max(group.count * cages_per_device, 1),
+                devices=f"group:{group.name}",
+                place=lambda at, plane: self.endpoint(fabric, group, at, 0, plane)[0],
+                port_name=lambda at, plane: self.endpoint(fabric, group, at, 0, plane)[1],
+                holder=None,
+            )
         # Few devices, each placed by its own rule; a device's ports may sit on different
         # appliances (a fabric manager's links spread over its UFMs), so each link is placed.
         places = [self.endpoint(fabric, group, int(at), int(nic), plane) for at, nic in zip(device, port)]
@@ -366,6 +377,43 @@ class _Cabling:
             port_name=lambda at, _: places[at][1],
             holder=None,
         )
+
+    def _management_ends(self, fabric: FabricWiring, group: WiredGroup, plane: int, device: np.ndarray,
+                         port: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Racks, U and heights of the many one-port devices oob serves, by arithmetic on arrays:
+        the other fabrics' switches (`managed_switch`) and the rack PDUs (`pdu`, no U). None for
+        other groups, which are few and placed one by one."""
+        if fabric.name != "oob" or group.ports != 1:
+            return None
+        if group.name in self._switch_runs:
+            number, u = np.zeros(len(device), dtype=np.int64), np.zeros(len(device), dtype=np.int64)
+            for first, owner, role, placement, count in self._switch_runs[group.name]:
+                mine = (device >= first) & (device < first + count)
+                if not mine.any():
+                    continue
+                per_plane = count // owner.planes
+                its_plane, within = np.divmod(device[mine] - first, per_plane)
+                if role == owner.edge_role and placement == "network_rack":
+                    within = within + owner.in_racks
+                rack_number, rack_u, _ = owner._tier_places(role)
+                at = its_plane * owner.per_plane[role] + within
+                number[mine], u[mine] = rack_number[at], rack_u[at]
+            units = np.full(len(device), self.racks.units_of(group.name), dtype=np.int64)
+            return number, u, units
+        if group.name in self.pdu_runs:
+            starts = np.array(self.pdu_starts[group.name], dtype=np.int64)
+            runs = self.pdu_runs[group.name]
+            last = runs[-1]
+            ports = max((group.count * group.ports) // (last[0] + last[3] * last[4]), 1)
+            index = device // ports
+            at = np.clip(np.searchsorted(starts, index, side="right") - 1, 0, None)
+            number = np.zeros(len(device), dtype=np.int64)
+            for run, (first, kind, first_rack, racks, per_rack) in enumerate(runs):
+                mine = at == run
+                rack = (index[mine] - first) // per_rack
+                number[mine] = np.where(rack < racks, self.racks.numbers(kind, first_rack + rack), 0)
+            return number, np.zeros(len(device), dtype=np.int64), np.zeros(len(device), dtype=np.int64)
+        return None
 
     def switch_ends(self, fabric: FabricWiring, role: str, plane: int, switch: np.ndarray,
                     link: np.ndarray, kind: str) -> LinkEnds:
@@ -410,7 +458,7 @@ class _Cabling:
         label = self.racks.label
         for fabric in self.fabrics:
             segments = fabric_segments(self, fabric)
-            held = count_fabric(self, segments).cage_modules
+            held = count_fabric(self, segments, CHUNK_LINKS).cage_modules
             for cables in segments:
                 link, choices = cables.link, cables.choices
                 for chunk in cables.chunks():

@@ -18,7 +18,7 @@ import numpy as np
 
 from fabric.solver.cabling_racks import DevicePlace
 from fabric.solver.cabling_wiring import FabricWiring, WiredGroup, nic_port
-from fabric.solver.media import LinkChoice, link_choice_steps
+from fabric.solver.media import LinkChoice, link_choice_steps, stock_lengths_m
 from fabric.solver.results import LinkResult
 from power.solver.cabling_distance import IN_RACK_LATERAL_M
 
@@ -29,6 +29,10 @@ FIRST_U_HEIGHT_M = 0.1
 LENGTH_STEP_M = 0.1
 """Measured lengths are rounded up to this step."""
 NO_MODULE = -1
+CHUNK_LINKS = 4_096
+"""Links measured at once for the rows: their memory stays flat whatever the plan's size."""
+COUNT_CHUNK_LINKS = 1 << 17
+"""Links measured at once for counting: fewer, larger steps (a few MB of arrays)."""
 
 
 @dataclass(frozen=True)
@@ -115,43 +119,35 @@ class SegmentCables:
         self.lower_rank = np.array([rank.get(item.lower_module, NO_MODULE) for item in self.choices])
         self.upper_rank = np.array([rank.get(item.upper_module, NO_MODULE) for item in self.choices])
         self.stocks = {
-            index: np.asarray(sorted(cabling.cables[item.cable].stock_lengths_m))
-            for index, item in enumerate(self.choices)
-            if item.cable and cabling.cables[item.cable].stock_lengths_m
+            index: cabling.cables[item.cable].stock_lengths_m for index, item in enumerate(self.choices) if item.cable
         }
 
-    def chunks(self) -> Iterator[CableChunk]:
+    def chunks(self, size: int = CHUNK_LINKS) -> Iterator[CableChunk]:
         per_plane = self.link.count // self.fabric.planes
         for plane in range(self.fabric.planes):
-            for start in range(0, per_plane, CHUNK_LINKS):
-                yield self._chunk(plane, start, min(start + CHUNK_LINKS, per_plane))
+            for start in range(0, per_plane, size):
+                yield self._chunk(plane, start, min(start + size, per_plane))
 
     def _chunk(self, plane: int, start: int, stop: int) -> CableChunk:
         lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, start, stop)
         length_m = measured_lengths_m(self.cabling, lower, upper, self.link.length_m)
         choice = np.searchsorted(self.reaches, length_m - 1e-9, side="left")
         stock_length_m = length_m.copy()
-        for index, stocks in self.stocks.items():
-            mask = choice == index
-            if mask.any():
-                at = np.searchsorted(stocks, length_m[mask] - 1e-9, side="left")
-                stock_length_m[mask] = np.where(
-                    at < len(stocks), stocks[np.minimum(at, len(stocks) - 1)], length_m[mask]
-                )
+        for index in np.flatnonzero(np.bincount(choice)).tolist():
+            if index in self.stocks:
+                mask = choice == index
+                stock_length_m[mask] = stock_lengths_m(length_m[mask], self.stocks[index])
         return CableChunk(plane, lower, upper, length_m, choice, stock_length_m,
                           self.lower_rank[choice], self.upper_rank[choice])
-
-
-CHUNK_LINKS = 4_096
-"""Links measured at once: the rows' memory stays flat whatever the plan's size."""
 
 
 def _raise_to_needs(held: np.ndarray, cages: np.ndarray, needs: np.ndarray) -> None:
     """held[cage] = max(held[cage], need) for each link's cage and need (few distinct needs: one
     bincount each, not a loop over links)."""
-    for rank in np.unique(needs[needs != NO_MODULE]):
-        present = np.bincount(cages[needs == rank], minlength=len(held)) > 0
-        held[present] = np.maximum(held[present], rank)
+    for rank in np.flatnonzero(np.bincount(needs[needs != NO_MODULE])).tolist():
+        # every write for one rank writes the same value: repeated cages are harmless
+        mine = cages[needs == rank]
+        held[mine] = np.maximum(held[mine], rank)
 
 
 def _segment_ends(cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None, plane: int,
@@ -172,12 +168,12 @@ def _segment_ends(cabling, fabric: FabricWiring, link: LinkResult, group: WiredG
         return (cabling.switch_ends(fabric, "spine", plane, spine, uplink, "up"),
                 cabling.switch_ends(fabric, "core", plane, core, down, "down"))
     if segment in ("local", "global"):
-        links = fabric.local_links() if segment == "local" else fabric.global_links()
-        columns = np.array(list(links), dtype=np.int64).reshape(-1, 4)[start:stop].T
+        links = fabric.local_link_arrays if segment == "local" else fabric.global_link_arrays
+        router_a, port_a, router_b, port_b = links(index)
         _, first_local, first_global = fabric.router_ports()
         first = first_local if segment == "local" else first_global
-        return (cabling.switch_ends(fabric, "router", plane, columns[0], columns[1] + first, "router"),
-                cabling.switch_ends(fabric, "router", plane, columns[2], columns[3] + first, "router"))
+        return (cabling.switch_ends(fabric, "router", plane, router_a, port_a + first, "router"),
+                cabling.switch_ends(fabric, "router", plane, router_b, port_b + first, "router"))
     raise ValueError(f"no cabling rule for the {segment} links of the {fabric.name} fabric")
 
 
@@ -214,7 +210,7 @@ class FabricCount:
     """Module rank held in each cage, by the devices the cages number (NO_MODULE: empty)."""
 
 
-def count_fabric(cabling, segments: list[SegmentCables]) -> FabricCount:
+def count_fabric(cabling, segments: list[SegmentCables], chunk: int = COUNT_CHUNK_LINKS) -> FabricCount:
     """Cables by part and stock length per segment, and modules by part for the fabric: a cage
     holds one module, of the longest reach any of its links needs (its links may be of two
     segments, a leaf's last down port and first up port in one twin-port cage), so modules are
@@ -224,13 +220,14 @@ def count_fabric(cabling, segments: list[SegmentCables]) -> FabricCount:
     optics_w: dict[str, float] = {}
     counts = []
     for cables in segments:
-        count, cable_w = _count_segment(cables, held, holders)
+        count, cable_w = _count_segment(cables, held, holders, chunk)
         counts.append(count)
         for holder, watts in cable_w.items():
             optics_w[holder] = optics_w.get(holder, 0.0) + watts
     modules: dict[str, int] = {}
     for devices, cage_modules in held.items():
-        for rank, used in zip(*np.unique(cage_modules[cage_modules != NO_MODULE], return_counts=True)):
+        tally = np.bincount(cage_modules[cage_modules != NO_MODULE])
+        for rank, used in zip(np.flatnonzero(tally).tolist(), tally[tally > 0].tolist()):
             module = cabling.transceivers[cabling.module_order[rank]]
             modules[module.slug] = modules.get(module.slug, 0) + int(used)
             if holders[devices]:
@@ -240,7 +237,7 @@ def count_fabric(cabling, segments: list[SegmentCables]) -> FabricCount:
 
 
 def _count_segment(
-    cables: SegmentCables, held: dict[str, np.ndarray], holders: dict[str, str | None]
+    cables: SegmentCables, held: dict[str, np.ndarray], holders: dict[str, str | None], chunk_links: int
 ) -> tuple[SegmentCount, dict[str, float]]:
     link, choices = cables.link, cables.choices
     catalog_cables = cables.cabling.cables
@@ -250,7 +247,7 @@ def _count_segment(
     segment_cages: dict[str, np.ndarray] = {}
     missing_cable = missing_module = links_total = 0
     measured, length_sum, longest = False, 0.0, 0.0
-    for chunk in cables.chunks():
+    for chunk in cables.chunks(chunk_links):
         for end, needs in ((chunk.lower, chunk.lower_needs), (chunk.upper, chunk.upper_needs)):
             if end.devices not in held:
                 held[end.devices] = np.full(end.cages, NO_MODULE)
@@ -262,24 +259,26 @@ def _count_segment(
         length_sum += float(chunk.length_m.sum())
         longest = max(longest, float(chunk.length_m.max()))
         links_total += len(chunk)
-        for index in np.unique(chunk.choice):
+        # One count over (choice, stock length in decimetres) codes.
+        stock_dm = np.rint(chunk.stock_length_m * 10).astype(np.int64)
+        span = int(stock_dm.max()) + 1
+        tally = np.bincount(chunk.choice * span + stock_dm)
+        for code in np.flatnonzero(tally).tolist():
+            index, stock_dm = divmod(code, span)
+            number = int(tally[code])
             choice = choices[index]
-            mask = chunk.choice == index
-            links = int(mask.sum())
-            media_counts[choice.media] = media_counts.get(choice.media, 0) + links
+            media_counts[choice.media] = media_counts.get(choice.media, 0) + number
             if choice.cable is None:
-                missing_cable += links
+                missing_cable += number
                 continue
             if choice.media == "fiber" and (choice.lower_module is None or choice.upper_module is None):
-                missing_module += links
-            stocks, numbers = np.unique(chunk.stock_length_m[mask], return_counts=True)
-            for stock, number in zip(stocks, numbers):
-                key = (choice.media, choice.cable, float(stock))
-                counts[key] = counts.get(key, 0) + int(number)
+                missing_module += number
+            key = (choice.media, choice.cable, stock_dm / 10)
+            counts[key] = counts.get(key, 0) + number
             per_end_w = catalog_cables[choice.cable].power_w if choice.media in ("acc", "aoc") else 0.0
             for holder in (chunk.lower.holder, chunk.upper.holder):
                 if per_end_w and holder:
-                    cable_w[holder] = cable_w.get(holder, 0.0) + links * per_end_w
+                    cable_w[holder] = cable_w.get(holder, 0.0) + number * per_end_w
     warnings = []
     where = f"the {cables.fabric.name} fabric's {link.segment} links"
     if missing_cable:

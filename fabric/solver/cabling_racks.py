@@ -106,8 +106,15 @@ class RackIndex:
             kind: (np.array(starts, dtype=np.int64), np.array(self.order_numbers[kind], dtype=np.int64))
             for kind, starts in self.order_starts.items()
         }
-        self._number_starts = np.array(self.number_starts, dtype=np.int64)
-        self._number_runs = np.array(self.number_runs, dtype=float).reshape(-1, 5)
+        # Row, slot, x and y of every rack by floor number (index 0: no rack).
+        runs = np.array(self.number_runs, dtype=float).reshape(-1, 5)
+        sizes = np.diff([*self.number_starts, sum(group.count for group in groups) + 1]) if self.number_starts else []
+        offset = np.arange(int(np.sum(sizes))) - np.repeat(np.cumsum(sizes) - sizes, sizes) if len(sizes) else np.zeros(0)
+        by_run = np.repeat(runs, sizes, axis=0) if len(sizes) else runs
+        self._row = np.concatenate([[-1], by_run[:, 0]]).astype(np.int64)
+        self._slot = np.concatenate([[-1], by_run[:, 1] + offset]).astype(np.int64)
+        self._x = np.concatenate([[0.0], by_run[:, 2] + by_run[:, 3] * offset])
+        self._y = np.concatenate([[0.0], by_run[:, 4]])
 
     def label(self, number: int) -> str:
         return f"r{number:0{self.digits}d}" if number else ""
@@ -154,17 +161,13 @@ class RackIndex:
         return np.where(valid, firsts[at] + safe - starts[at], 0)
 
     def position_arrays(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Row, slot, x and y [m] of racks by floor number (all -1 or 0 where not known)."""
+        """Row, slot, x and y [m] of racks by floor number (row and slot -1 where not known)."""
         numbers = np.asarray(numbers, dtype=np.int64)
-        if not self.positions or not len(self._number_starts):
+        if not self.positions or len(self._row) <= 1:
             unknown = np.full(len(numbers), -1)
             return unknown, unknown, np.zeros(len(numbers)), np.zeros(len(numbers))
-        at = np.clip(np.searchsorted(self._number_starts, numbers, side="right") - 1, 0, None)
-        row, slot, x_m, width, y_m = self._number_runs[at].T
-        offset = numbers - self._number_starts[at]
-        known = numbers >= 1
-        return (np.where(known, row, -1).astype(np.int64), np.where(known, slot + offset, -1).astype(np.int64),
-                x_m + width * offset, y_m)
+        known = np.where((numbers >= 1) & (numbers < len(self._row)), numbers, 0)
+        return self._row[known], self._slot[known], self._x[known], self._y[known]
 
     def group(self, kind: str, index: int) -> Any:
         starts = self.group_starts.get(kind)

@@ -379,28 +379,27 @@ class FabricWiring:
         terminal_ports = self.ports["router"].down_ports
         return terminal_ports, terminal_ports, terminal_ports + shape.routers_per_group - 1
 
-    def local_links(self) -> Iterator[tuple[int, int, int, int]]:
-        """(router, its local port, router, its local port) of one plane."""
-        shape = self.result.dragonfly
-        a = shape.routers_per_group
-        for group in range(shape.groups):
-            base = group * a
-            for x in range(a):
-                for y in range(x + 1, a):
-                    yield base + x, y - 1, base + y, x
+    def local_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Local links numbered `index` of one plane: every pair x < y of a group's routers,
+        group by group: (router x, its local port y - 1, router y, its local port x)."""
+        a = self.result.dragonfly.routers_per_group
+        x, y = np.triu_indices(a, 1)
+        group, pair = np.divmod(index, max(len(x), 1))
+        base = group * a
+        return base + x[pair], y[pair] - 1, base + y[pair], x[pair]
 
-    def global_links(self) -> Iterator[tuple[int, int, int, int]]:
-        """(router, its global port, router, its global port) of one plane."""
+    def global_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Global links numbered `index` of one plane: for groups G < G', link k of the pair takes
+        global port k (g - 1) + (G' - 1) of G and k (g - 1) + G of G'; router port // h, link
+        port mod h."""
         shape = self.result.dragonfly
         a, h, groups = shape.routers_per_group, shape.global_links_per_router, shape.groups
-        per_pair = shape.global_links_per_group_pair
+        first, second = np.triu_indices(groups, 1)
+        pair, k = np.divmod(index, max(shape.global_links_per_group_pair, 1))
         peers = groups - 1
-        for first in range(groups):
-            for second in range(first + 1, groups):
-                for k in range(per_pair):
-                    port_a = k * peers + (second - 1)
-                    port_b = k * peers + first
-                    yield (first * a + port_a // h, port_a % h, second * a + port_b // h, port_b % h)
+        port_a = k * peers + second[pair] - 1
+        port_b = k * peers + first[pair]
+        return first[pair] * a + port_a // h, port_a % h, second[pair] * a + port_b // h, port_b % h
 
 
 class SharedRacks:

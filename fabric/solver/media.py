@@ -10,8 +10,11 @@ Each segment of a fabric has an assumed length (`LinkLengthsSpec`); once the rac
 the floor, every cable placed there is measured and counted instead (fabric.solver.cabling).
 """
 
+import math
 from dataclasses import dataclass
 from typing import Literal
+
+import numpy as np
 
 from fabric.solver.parts import CableSpec, TransceiverSpec
 from fabric.solver.interfaces import PortEnd
@@ -47,10 +50,36 @@ class LinkLengthsSpec:
     router_global_m: float = _length_field(50.0, "Dragonfly link between groups.")
 
 
-def stock_length_m(length_m: float, stock_lengths_m: tuple[float, ...]) -> float:
-    """The shortest stock length that covers `length_m`; the length itself when none does
-    (a cable made to length)."""
-    return min((stock for stock in stock_lengths_m if stock >= length_m), default=length_m)
+ORDER_STEPS_M = ((5.0, 0.5), (20.0, 1.0), (float("inf"), 5.0))
+"""Cables made to length are ordered to the half metre up to 5 m (copper), the metre up to 20 m
+and in 5 m steps beyond (fiber trunks): (up to this length, step)."""
+
+
+def order_lengths_m(lengths_m) -> np.ndarray:
+    """Each length rounded up to the step a cable of that length is ordered in (ORDER_STEPS_M)."""
+    lengths_m = np.asarray(lengths_m, dtype=float)
+    steps = np.select([lengths_m <= limit for limit, _ in ORDER_STEPS_M], [step for _, step in ORDER_STEPS_M])
+    return np.ceil(lengths_m / steps - 1e-9) * steps
+
+
+def stock_lengths_m(lengths_m, stocks_m: tuple[float, ...]) -> np.ndarray:
+    """For each length, the shortest stock length that covers it; where none does (or the cable
+    has none), the length a cable made to length is ordered in (`order_lengths_m`)."""
+    lengths_m = np.asarray(lengths_m, dtype=float)
+    stocks = np.asarray(sorted(stocks_m), dtype=float)
+    if not len(stocks):
+        return order_lengths_m(lengths_m)
+    at = np.searchsorted(stocks, lengths_m - 1e-9, side="left")
+    return np.where(at < len(stocks), stocks[np.minimum(at, len(stocks) - 1)], order_lengths_m(lengths_m))
+
+
+def stock_length_m(length_m: float, stocks_m: tuple[float, ...]) -> float:
+    """`stock_lengths_m` of one length."""
+    fitting = [stock for stock in stocks_m if stock >= length_m - 1e-9]
+    if fitting:
+        return min(fitting)
+    step = next(step for limit, step in ORDER_STEPS_M if length_m <= limit)
+    return math.ceil(length_m / step - 1e-9) * step
 
 
 @dataclass(frozen=True)
@@ -163,6 +192,10 @@ def link_choice(
     return LinkChoice(choice.media, choice.cable, low.slug if low else None, high.slug if high else None)
 
 
+_STEPS_CACHE: dict[tuple, tuple] = {}
+_STEPS_CACHE_SIZE = 256
+
+
 def link_choice_steps(
     link_gbps: float,
     lower: PortEnd | None,
@@ -175,8 +208,17 @@ def link_choice_steps(
     (t[i - 1], t[i]] of the catalog's reaches t (what fits a length is what reaches at least as
     far), so links are sorted into steps by their length and given the step's choice. Beyond the
     last reach nothing fits: (fiber, no cable)."""
+    # The same catalog plans many segments and rounds: keep its steps. The cache holds the
+    # catalog's dicts themselves, so their ids stay theirs while cached.
+    key = (id(cables), id(transceivers), link_gbps, lower, upper, optical_media)
+    if key in _STEPS_CACHE:
+        return _STEPS_CACHE[key][2]
     reaches = sorted({cable.reach_m for cable in cables.values()}
                      | {module.reach_m for module in transceivers.values()})
     choices = [link_choice(reach, link_gbps, lower, upper, cables, transceivers, optical_media)
                for reach in reaches]
-    return tuple(reaches), (*choices, LinkChoice("fiber", None))
+    steps = (tuple(reaches), (*choices, LinkChoice("fiber", None)))
+    if len(_STEPS_CACHE) >= _STEPS_CACHE_SIZE:
+        _STEPS_CACHE.pop(next(iter(_STEPS_CACHE)))
+    _STEPS_CACHE[key] = (cables, transceivers, steps)
+    return steps
