@@ -46,6 +46,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "planner.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -110,6 +111,8 @@ LOGOUT_REDIRECT_URL = "home"
 # A scenario document is a few kilobytes; a megabyte is far beyond any real one.
 SCENARIO_MAX_BYTES = 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = SCENARIO_MAX_BYTES
+# Any request body, uploads and form encoding included; larger ones are 413 before being read.
+MAX_REQUEST_BYTES = 2 * SCENARIO_MAX_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
