@@ -80,6 +80,20 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'planner.sqlite3'}", conn_max_age=60
     )
 }
+SQLITE_BUSY_TIMEOUT_S = 20
+"""How long a write waits for another to finish before it gives up (a request timeout is 60 s)."""
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # So that SQLite serves a team: readers never wait for the writer (write-ahead log), a
+    # writer waits for another instead of failing with "database is locked" (busy timeout), and
+    # every transaction takes the write lock when it begins (immediate), so that two saves never
+    # both read and then both try to upgrade to writing, where SQLite can only fail one at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": SQLITE_BUSY_TIMEOUT_S,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
