@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "planner",
@@ -54,6 +55,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "planner.security.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "planner.urls"
@@ -82,7 +84,18 @@ DATABASES = {
 }
 SQLITE_BUSY_TIMEOUT_S = 20
 """How long a write waits for another to finish before it gives up (a request timeout is 60 s)."""
+
+def _owner_only(database: Path) -> None:
+    """The SQLite file (and the write-ahead log files SQLite makes with its mode) readable and
+    writable by its owner only: it holds every scenario and the password hashes."""
+    database.parent.mkdir(parents=True, exist_ok=True)
+    database.touch(mode=0o600, exist_ok=True)
+    database.chmod(0o600)
+
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if DATABASES["default"]["NAME"] and not str(DATABASES["default"]["NAME"]).startswith(("file:", ":memory:")):
+        _owner_only(Path(DATABASES["default"]["NAME"]))
     # So that SQLite serves a team: readers never wait for the writer (write-ahead log), a
     # writer waits for another instead of failing with "database is locked" (busy timeout), and
     # every transaction takes the write lock when it begins (immediate), so that two saves never
@@ -98,8 +111,44 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-ins are counted per user name and refused after repeated failures (planner/security.py).
+AUTHENTICATION_BACKENDS = ["planner.security.LockoutModelBackend"]
+
+# Shared by the server's workers (sign-in failures, API throttles): a file cache in var/.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
+}
+
+# Behind an HTTPS proxy (see the README): secure cookies, HSTS, redirect to HTTPS, and the
+# proxy's X-Forwarded-Proto header trusted to say a request came over HTTPS.
+HTTPS = os.environ.get("PLANNER_HTTPS", "") == "1"
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("PLANNER_HSTS_SECONDS", 60 * 60 * 24 * 365))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("PLANNER_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
+    SECURE_HSTS_PRELOAD = os.environ.get("PLANNER_HSTS_PRELOAD", "") == "1"
+    CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and host != "*"]
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -131,8 +180,12 @@ MAX_REQUEST_BYTES = 2 * SCENARIO_MAX_BYTES
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon_plan": os.environ.get("PLANNER_ANONYMOUS_PLAN_RATE", "120/min"),
+    },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["planner.api.parsers.ScenarioJSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
