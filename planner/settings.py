@@ -47,6 +47,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "planner.middleware.RequestIdMiddleware",
     "planner.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -139,6 +140,10 @@ if HTTPS:
     SECURE_HSTS_SECONDS = int(os.environ.get("PLANNER_HSTS_SECONDS", 60 * 60 * 24 * 365))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("PLANNER_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
     SECURE_HSTS_PRELOAD = os.environ.get("PLANNER_HSTS_PRELOAD", "") == "1"
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading binds the domain and its subdomains to HTTPS in browsers for months: an
+        # operator's choice (PLANNER_HSTS_PRELOAD=1), not a default.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and host != "*"]
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
@@ -163,7 +168,8 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Hashed, compressed (gzip and Brotli) names made by collectstatic in scripts/setup.
+    "staticfiles": {"BACKEND": "planner.staticfiles.PlannerStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 
@@ -211,6 +217,12 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "planner.middleware.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s [request %(request_id)s] %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"},
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

@@ -20,7 +20,7 @@ from planner.api.serializers import (
     ScenarioUpdateSerializer,
 )
 from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
-from planner.models import System
+from planner.models import Scenario, System
 from planner.security import AnonymousPlanThrottle
 from planner.selectors import scenario_get, scenario_list
 from planner.services import (
@@ -104,6 +104,8 @@ class ScenarioViewSet(viewsets.GenericViewSet):
     """Saved scenarios of the signed-in user. Every save keeps a new revision."""
 
     serializer_class = ScenarioSerializer
+    queryset = Scenario.objects.none()
+    """Only for the schema (the id's type); the requests see the user's own, from get_queryset."""
 
     def get_queryset(self):
         return scenario_list(owner=self.request.user)
