@@ -33,7 +33,11 @@ from planner.editor_fields import (
     scalar_kinds,
     walk_spec,
 )
-from planner.solver.errors import DOCUMENT_PATH
+from planner.solver.documents import parse_document
+from planner.solver.errors import DOCUMENT_PATH, ScenarioError
+
+HIDDEN_DOCUMENT_FIELD = "document"
+"""The form's hidden field that carries the document as it was, with the keys no field shows."""
 
 
 class ScenarioEditor:
@@ -294,11 +298,19 @@ def _apply_posted(document: dict, base: dict, editor_field: EditorField, data) -
 
 
 def _load_json(text: str) -> dict:
-    try:
-        value = json.loads(text) if text else {}
-    except (ValueError, RecursionError):
+    """The form's hidden base document, read with the limits of any posted document.
+
+    The page writes it, so one that cannot be read was tampered with: ScenarioError.
+    """
+    if not text:
         return {}
-    return value if isinstance(value, dict) else {}
+    try:
+        value = parse_document(text, "json")
+    except ScenarioError as error:
+        raise ScenarioError.at(HIDDEN_DOCUMENT_FIELD, "; ".join(item.message for item in error.errors)) from None
+    if not isinstance(value, dict):
+        raise ScenarioError.at(HIDDEN_DOCUMENT_FIELD, "must be a mapping of keys to values")
+    return value
 
 
 def document_as_yaml(document: Any) -> str:

@@ -50,12 +50,26 @@ def plan_export_json(plan: dict[str, Any]) -> bytes:
     return (json.dumps(plan, indent=2) + "\n").encode("utf-8")
 
 
+FORMULA_STARTS = frozenset("=+-@\t\r")
+"""First characters that make a spreadsheet read a text as a formula (OWASP, "CSV Injection")."""
+
+
+def spreadsheet_text(value: Any) -> Any:
+    """A text that a spreadsheet would run as a formula, made plain text by a leading apostrophe
+    (which spreadsheets show as text and do not display); numbers and other texts unchanged.
+    Names, slugs and notes come from users: `=HYPERLINK(...)` must not become a live cell."""
+    if isinstance(value, str) and value and value[0] in FORMULA_STARTS:
+        return "'" + value
+    return value
+
+
 def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
-    """Each row as one CSV line, made as it is asked for (for streaming responses)."""
+    """Each row as one CSV line, made as it is asked for (for streaming responses); texts that
+    would be formulas are neutralised."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     for row in rows:
-        writer.writerow(row)
+        writer.writerow([spreadsheet_text(value) for value in row])
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
@@ -93,9 +107,20 @@ def plan_export_xlsx(plan: dict[str, Any]) -> bytes:
             _write_section(workbook.create_sheet(_sheet_title(section)), value)
     assumptions = {"inputs": plan.get("inputs", {}), "part sources": plan.get("sources", [])}
     _write_section(workbook.create_sheet("Assumptions"), assumptions)
+    _formulas_as_text(workbook)
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+def _formulas_as_text(workbook) -> None:
+    """Every cell stored as text where openpyxl took a text starting with `=` for a formula: the
+    workbook holds data only. Numbers stay numbers; other texts are already text cells."""
+    for sheet in workbook.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    cell.data_type = "s"
 
 
 def _sheet_title(section: str) -> str:

@@ -5,6 +5,8 @@ The scenario editor, built from the spec dataclasses, is in planner/editor.py.
 
 from django import forms
 
+from planner.solver.documents import MAX_DOCUMENT_BYTES
+
 MIN_COMPARED = 2
 MAX_COMPARED = 6
 
@@ -38,6 +40,14 @@ class ScenarioListForm(forms.Form):
 
 class ScenarioImportForm(forms.Form):
     file = forms.FileField(label="Scenario file (JSON or YAML)")
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_DOCUMENT_BYTES:
+            raise forms.ValidationError(
+                f"is larger than the {MAX_DOCUMENT_BYTES // 1024:,} KiB a scenario may be"
+            )
+        return upload
 
 
 class ScenarioRenameForm(forms.Form):

@@ -7,6 +7,8 @@ from django.utils import timezone
 from planner.catalog import catalog_snapshot
 from planner.models import Scenario, ScenarioRevision
 from planner.solver.catalog import CatalogSnapshot
+from planner.solver.documents import check_document_shape
+from planner.solver.limits import check_work_limits
 from planner.solver.pipeline import plan_scenario, validate_scenario
 from planner.solver.plan import Plan
 from planner.solver.scenario import ScenarioSpec
@@ -25,12 +27,23 @@ class RevisionConflict(Exception):
 
 
 def plan_document(document, catalog: CatalogSnapshot | None = None) -> Plan:
-    """Plan a scenario document against `catalog`, by default the catalog as it is now."""
-    return plan_scenario(document, catalog or catalog_snapshot())
+    """Plan a scenario document against `catalog`, by default the catalog as it is now.
+
+    A valid document whose plan would pass the limits of `planner.solver.limits` is refused
+    (InfeasibleError) before any of the work is done.
+    """
+    catalog = catalog or catalog_snapshot()
+    check_document_shape(document)
+    check_work_limits(*validate_scenario(document, catalog))
+    return plan_scenario(document, catalog)
 
 
 def scenario_validate(document) -> ScenarioSpec:
-    """The document read and checked against the catalog, or ScenarioError."""
+    """The document read and checked against the catalog, or ScenarioError.
+
+    Documents built by the editor's form, not parsed from text, get the parser's limits here
+    (depth, lengths, NUL characters and lone surrogates, which PostgreSQL cannot store)."""
+    check_document_shape(document)
     scenario, _ = validate_scenario(document, catalog_snapshot())
     return scenario
 

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "planner",
@@ -46,6 +47,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "planner.middleware.RequestIdMiddleware",
+    "planner.middleware.RequestSizeLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -53,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "planner.security.ContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "planner.urls"
@@ -79,12 +83,77 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'planner.sqlite3'}", conn_max_age=60
     )
 }
+SQLITE_BUSY_TIMEOUT_S = 20
+"""How long a write waits for another to finish before it gives up (a request timeout is 60 s)."""
+
+def _owner_only(database: Path) -> None:
+    """The SQLite file (and the write-ahead log files SQLite makes with its mode) readable and
+    writable by its owner only: it holds every scenario and the password hashes."""
+    database.parent.mkdir(parents=True, exist_ok=True)
+    database.touch(mode=0o600, exist_ok=True)
+    database.chmod(0o600)
+
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    if DATABASES["default"]["NAME"] and not str(DATABASES["default"]["NAME"]).startswith(("file:", ":memory:")):
+        _owner_only(Path(DATABASES["default"]["NAME"]))
+    # So that SQLite serves a team: readers never wait for the writer (write-ahead log), a
+    # writer waits for another instead of failing with "database is locked" (busy timeout), and
+    # every transaction takes the write lock when it begins (immediate), so that two saves never
+    # both read and then both try to upgrade to writing, where SQLite can only fail one at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": SQLITE_BUSY_TIMEOUT_S,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-ins are counted per user name and refused after repeated failures (planner/security.py).
+AUTHENTICATION_BACKENDS = ["planner.security.LockoutModelBackend"]
+
+# Shared by the server's workers (sign-in failures, API throttles): a file cache in var/.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache"),
+    }
+}
+
+# Behind an HTTPS proxy (see the README): secure cookies, HSTS, redirect to HTTPS, and the
+# proxy's X-Forwarded-Proto header trusted to say a request came over HTTPS.
+HTTPS = os.environ.get("PLANNER_HTTPS", "") == "1"
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("PLANNER_HSTS_SECONDS", 60 * 60 * 24 * 365))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = os.environ.get("PLANNER_HSTS_INCLUDE_SUBDOMAINS", "1") == "1"
+    SECURE_HSTS_PRELOAD = os.environ.get("PLANNER_HSTS_PRELOAD", "") == "1"
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading binds the domain and its subdomains to HTTPS in browsers for months: an
+        # operator's choice (PLANNER_HSTS_PRELOAD=1), not a default.
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    CSRF_TRUSTED_ORIGINS = [f"https://{host}" for host in ALLOWED_HOSTS if host and host != "*"]
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -99,7 +168,8 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    # Hashed, compressed (gzip and Brotli) names made by collectstatic in scripts/setup.
+    "staticfiles": {"BACKEND": "planner.staticfiles.PlannerStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
 
@@ -110,12 +180,18 @@ LOGOUT_REDIRECT_URL = "home"
 # A scenario document is a few kilobytes; a megabyte is far beyond any real one.
 SCENARIO_MAX_BYTES = 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = SCENARIO_MAX_BYTES
+# Any request body, uploads and form encoding included; larger ones are 413 before being read.
+MAX_REQUEST_BYTES = 2 * SCENARIO_MAX_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.BasicAuthentication",
     ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon_plan": os.environ.get("PLANNER_ANONYMOUS_PLAN_RATE", "120/min"),
+    },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["planner.api.parsers.ScenarioJSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
@@ -124,7 +200,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "planner.api.errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "planner.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
 }
 
@@ -141,6 +217,12 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "planner.middleware.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s [request %(request_id)s] %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"},
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
 }

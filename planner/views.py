@@ -183,11 +183,24 @@ def scenario_delete_view(request, pk):
 # The editor and its live preview
 
 
+MAX_REVISION = 2**31 - 1
+"""The largest revision number the database stores (a positive 32-bit integer)."""
+
+
+def _unreadable_form(error: ScenarioError) -> HttpResponse:
+    """A form post whose hidden fields the page did not write as they are (400)."""
+    return HttpResponse(
+        f"The form could not be read ({error}); reload the page and edit again.\n",
+        status=400, content_type="text/plain; charset=utf-8",
+    )
+
+
 def _revision(data) -> int:
     try:
-        return int(data.get("base_revision", ""))
+        revision = int(data.get("base_revision", ""))
     except ValueError:
         return 0
+    return revision if 0 < revision <= MAX_REVISION else 0
 
 
 def starter_document(catalog) -> dict:
@@ -276,7 +289,10 @@ def _editor(request, scenario):
                 status=400,
             )
     else:
-        document = ScenarioEditor.document_from_post(request.POST, catalog)
+        try:
+            document = ScenarioEditor.document_from_post(request.POST, catalog)
+        except ScenarioError as error:
+            return _unreadable_form(error)
     try:
         if scenario is None:
             scenario = scenario_create(owner=request.user, document=document)
@@ -318,7 +334,10 @@ def _editor(request, scenario):
 def scenario_preview(request):
     """The key figures of the posted form, and every field's errors (out of band, so old ones clear)."""
     catalog = catalog_snapshot()
-    document = ScenarioEditor.document_from_post(request.POST, catalog)
+    try:
+        document = ScenarioEditor.document_from_post(request.POST, catalog)
+    except ScenarioError as error:
+        return _unreadable_form(error)
     plan, errors = _plan(document, catalog)
     editor = ScenarioEditor(document, catalog, errors)
     context = {
@@ -399,7 +418,7 @@ def scenario_history(request, pk):
     def chosen(key, default):
         try:
             number = int(request.GET.get(key, default))
-        except ValueError:
+        except (TypeError, ValueError):
             number = default
         return by_number.get(number) or by_number.get(default)
 

@@ -34,3 +34,11 @@ def user_api(user):
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Throttles and sign-in failures count in the cache: each test starts from none."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -16,6 +16,8 @@ def catalog_viewset(model: type) -> type:
             "queryset": model.objects.all(),
             "serializer_class": serializer,
             "lookup_field": "slug",
+            # A NUL cannot reach the database (PostgreSQL refuses it): such a slug is a 404.
+            "lookup_value_regex": r"[^/\x00]+",
             "permission_classes": [AllowAny],
             "pagination_class": None,
         },

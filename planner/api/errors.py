@@ -1,7 +1,8 @@
 """One error format for the whole API: {"errors": {"dotted.path": ["message", ...]}}.
 
 Bad input is 400, a valid scenario that no design satisfies 422, an edit against a stale
-revision 409. Errors that concern no field sit under "detail".
+revision 409. Errors that concern no field sit under "detail". A document with many problems gets the first
+few and `error_count`, the number of all of them, so an answer stays a few kilobytes.
 """
 
 from rest_framework import status
@@ -17,7 +18,10 @@ NON_FIELD_KEY = "detail"
 def exception_handler(exc, context):
     if isinstance(exc, ScenarioError):
         code = status.HTTP_422_UNPROCESSABLE_ENTITY if isinstance(exc, InfeasibleError) else 400
-        return Response({"errors": exc.as_dict()}, status=code)
+        body = {"errors": exc.as_dict()}
+        if exc.omitted:
+            body["error_count"] = exc.count
+        return Response(body, status=code)
     if isinstance(exc, RevisionConflict):
         return Response(
             {"errors": {"revision": [str(exc)]}, "current_revision": exc.current_revision},

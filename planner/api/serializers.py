@@ -27,7 +27,7 @@ class ScenarioCreateSerializer(serializers.Serializer):
 
 class ScenarioUpdateSerializer(ScenarioCreateSerializer):
     revision = serializers.IntegerField(
-        min_value=1, help_text="The revision this edit is based on; a stale one is refused (409)."
+        min_value=1, max_value=2**31 - 1, help_text="The revision this edit is based on; a stale one is refused (409)."
     )
 
 

@@ -20,7 +20,8 @@ from planner.api.serializers import (
     ScenarioUpdateSerializer,
 )
 from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
-from planner.models import Server, System
+from planner.models import Scenario, Server, System
+from planner.security import AnonymousPlanThrottle
 from planner.selectors import scenario_get, scenario_list
 from planner.services import (
     plan_document,
@@ -40,6 +41,7 @@ class PlanView(APIView):
     """Plan a scenario document without saving it."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [AnonymousPlanThrottle]
     parser_classes = [ScenarioJSONParser, ScenarioYAMLParser, ScenarioLegacyYAMLParser]
 
     @extend_schema(
@@ -79,6 +81,7 @@ class PlanExportView(APIView):
     """Plan a posted scenario document and download the plan in one format."""
 
     permission_classes = [AllowAny]
+    throttle_classes = [AnonymousPlanThrottle]
     parser_classes = PlanView.parser_classes
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
@@ -101,6 +104,8 @@ class ScenarioViewSet(viewsets.GenericViewSet):
     """Saved scenarios of the signed-in user. Every save keeps a new revision."""
 
     serializer_class = ScenarioSerializer
+    queryset = Scenario.objects.none()
+    """Only for the schema (the id's type); the requests see the user's own, from get_queryset."""
 
     def get_queryset(self):
         return scenario_list(owner=self.request.user)

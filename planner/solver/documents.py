@@ -1,19 +1,48 @@
-"""Scenario documents as text: JSON or YAML in, plain data out, with errors a person can act on."""
+"""Scenario documents as text: JSON or YAML in, plain data out, with errors a person can act on.
+
+A document comes from anyone who can reach the plan endpoint, so reading one is bounded before
+any work is done on it: its size in bytes, how deeply it nests, how long its texts, keys and
+lists are and how many digits its numbers have. YAML aliases (`*name`) are refused: a few
+kilobytes of nested aliases expand to billions of nodes (the "billion laughs"), and a scenario
+has no use for them. YAML is read with the YAML 1.2 core schema, as JSON is: `1e4` is a number,
+`yes`, `on` and `2024-01-01` are text, `0o17` is octal and `1:20` is not sixty-based.
+"""
 
 import json
+import re
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.events import AliasEvent, MappingStartEvent, SequenceStartEvent
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
 
-from planner.solver.errors import DOCUMENT_PATH, ScenarioError
+from planner.solver.errors import DOCUMENT_PATH, ScenarioError, join_path
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
+"""A scenario is a few kilobytes; a megabyte is far beyond any real one."""
+MAX_DEPTH = 20
+"""Mappings and lists inside one another; the deepest scenario key is six levels down."""
+MAX_STRING_LENGTH = 10_000
+"""Characters of any text or key (the spec's own fields allow far less)."""
+MAX_KEY_LENGTH = 200
+"""Characters of a mapping's key: keys name fields and catalog slugs."""
+MAX_ITEMS = 10_000
+"""Items of one list or entries of one mapping."""
+MAX_NUMBER_CHARACTERS = 40
+"""Characters of one number as written: more than any float or plan figure needs, and far below
+the 4,300 digits at which Python refuses to convert an integer."""
 
 
 def parse_document(text: str | bytes, syntax: str = "auto") -> Any:
     """Parse a scenario document written in JSON or YAML (`syntax`: json, yaml or auto).
 
     `auto` reads JSON when the text starts with `{`, else YAML (of which JSON is a subset).
+    Raises ScenarioError for text that is malformed or breaks one of the limits above.
     """
     if len(text) > MAX_DOCUMENT_BYTES:
         raise ScenarioError.at(
@@ -26,23 +55,160 @@ def parse_document(text: str | bytes, syntax: str = "auto") -> Any:
             raise ScenarioError.at(DOCUMENT_PATH, f"is not UTF-8 text ({error.reason})") from None
     if syntax == "auto":
         syntax = "json" if text.lstrip().startswith("{") else "yaml"
-    if syntax == "json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
+    document = _parse_json(text) if syntax == "json" else _parse_yaml(text)
+    check_document_shape(document)
+    return document
+
+
+def check_document_shape(document: Any) -> None:
+    """Raise ScenarioError at the first value nested too deeply, too long, or not plain data.
+
+    Walks the document without recursion, so a document nested deeper than Python's stack is
+    refused too. Texts that cannot be stored (a NUL character, a lone UTF-16 surrogate) are
+    refused here as well: PostgreSQL and UTF-8 encoders reject them.
+    """
+    stack: list[tuple[Any, str, int]] = [(document, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        where = path or DOCUMENT_PATH
+        if isinstance(value, str):
+            _check_text(value, where)
+        elif isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise ScenarioError.at(where, f"is nested more than {MAX_DEPTH} levels deep")
+            if len(value) > MAX_ITEMS:
+                raise ScenarioError.at(where, f"has more than {MAX_ITEMS:,} items")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        raise ScenarioError.at(join_path(path, str(key)[:80]), "key must be text")
+                    if len(key) > MAX_KEY_LENGTH:
+                        raise ScenarioError.at(
+                            join_path(path, key[:80] + "…"), f"key is longer than {MAX_KEY_LENGTH} characters"
+                        )
+                    _check_text(key, join_path(path, key))
+                    stack.append((item, join_path(path, key), depth + 1))
+            else:
+                stack.extend((item, join_path(path, index), depth + 1) for index, item in enumerate(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if len(str(value)) > MAX_NUMBER_CHARACTERS:
+                raise ScenarioError.at(where, f"has more than {MAX_NUMBER_CHARACTERS} digits")
+        elif not (value is None or isinstance(value, (bool, float))):
+            raise ScenarioError.at(where, "must be text, a number, true, false, null, a list or a mapping")
+
+
+_UNSTORABLE_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def _check_text(text: str, path: str) -> None:
+    if len(text) > MAX_STRING_LENGTH:
+        raise ScenarioError.at(path, f"is longer than {MAX_STRING_LENGTH:,} characters")
+    if _UNSTORABLE_TEXT.search(text):
+        raise ScenarioError.at(path, "must not contain a NUL character or a lone UTF-16 surrogate")
+
+
+def _number_token(token: str) -> str:
+    if len(token) > MAX_NUMBER_CHARACTERS:
+        raise ScenarioError.at(DOCUMENT_PATH, f"has a number of more than {MAX_NUMBER_CHARACTERS} characters")
+    return token
+
+
+def _parse_json(text: str) -> Any:
+    try:
+        return json.loads(
+            text,
+            parse_int=lambda token: int(_number_token(token)),
+            parse_float=lambda token: float(_number_token(token)),
+        )
+    except json.JSONDecodeError as error:
+        raise ScenarioError.at(
+            DOCUMENT_PATH, f"is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise ScenarioError.at(DOCUMENT_PATH, f"is nested more than {MAX_DEPTH} levels deep") from None
+
+
+class _Core12Resolver(BaseResolver):
+    """Plain scalars resolved as the YAML 1.2 core schema says (yaml.org/spec/1.2.2, 10.3.2)."""
+
+
+for _tag, _pattern, _first in [
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+0123456789."),
+    ),
+]:
+    _Core12Resolver.add_implicit_resolver(_tag, re.compile(_pattern), _first)
+
+
+class _Core12Constructor(SafeConstructor):
+    def construct_yaml_int(self, node):
+        value = _number_token(self.construct_scalar(node))
+        if value.startswith("0o"):
+            return int(value[2:], 8)
+        if value.startswith("0x"):
+            return int(value[2:], 16)
+        return int(value)
+
+    def construct_yaml_float(self, node):
+        value = _number_token(self.construct_scalar(node)).lower()
+        if value.lstrip("+-") == ".inf":
+            return float("-inf") if value.startswith("-") else float("inf")
+        if value == ".nan":
+            return float("nan")
+        return float(value)
+
+
+_Core12Constructor.add_constructor("tag:yaml.org,2002:int", _Core12Constructor.construct_yaml_int)
+_Core12Constructor.add_constructor("tag:yaml.org,2002:float", _Core12Constructor.construct_yaml_float)
+
+
+class _BoundedComposer(Composer):
+    """Composes nodes with no aliases and no more than MAX_DEPTH levels of collections."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
             raise ScenarioError.at(
                 DOCUMENT_PATH,
-                f"is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
-            ) from None
-        except RecursionError:
-            raise ScenarioError.at(DOCUMENT_PATH, "is nested too deeply") from None
+                f"uses a YAML alias (*{event.anchor}) at line {event.start_mark.line + 1}: "
+                "aliases are not accepted, write the value out",
+            )
+        if self.check_event(MappingStartEvent, SequenceStartEvent):
+            self._depth = getattr(self, "_depth", 0) + 1
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise ScenarioError.at(
+                    DOCUMENT_PATH, f"is nested more than {MAX_DEPTH} levels deep (line {mark.line + 1})"
+                )
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self._depth -= 1
+        return super().compose_node(parent, index)
+
+
+class _ScenarioYAMLLoader(Reader, Scanner, Parser, _BoundedComposer, _Core12Constructor, _Core12Resolver):
+    def __init__(self, stream):
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        _BoundedComposer.__init__(self)
+        _Core12Constructor.__init__(self)
+        _Core12Resolver.__init__(self)
+
+
+def _parse_yaml(text: str) -> Any:
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_ScenarioYAMLLoader)  # noqa: S506 (a safe constructor)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        raise ScenarioError.at(
-            DOCUMENT_PATH, f"is not valid YAML: {error.problem or error}{where}"
-        ) from None
+        raise ScenarioError.at(DOCUMENT_PATH, f"is not valid YAML: {error.problem or error}{where}") from None
     except (yaml.YAMLError, RecursionError) as error:
         raise ScenarioError.at(DOCUMENT_PATH, f"is not valid YAML: {error}") from None

@@ -15,12 +15,28 @@ class FieldError:
         return f"{self.path}: {self.message}"
 
 
-class ScenarioError(Exception):
-    """The scenario cannot be planned: bad input, each problem named by its dotted path."""
+MAX_REPORTED_ERRORS = 20
+"""Problems an error keeps: a hostile document can have thousands, and each answer stays a few
+kilobytes. `count` says how many there were."""
 
-    def __init__(self, errors: list[FieldError]):
-        self.errors = tuple(errors)
-        super().__init__("; ".join(str(error) for error in self.errors))
+
+class ScenarioError(Exception):
+    """The scenario cannot be planned: bad input, each problem named by its dotted path.
+
+    Keeps the first MAX_REPORTED_ERRORS problems and the count of all of them.
+    """
+
+    def __init__(self, errors: list[FieldError], count: int | None = None):
+        errors = list(errors)
+        self.count = max(count or 0, len(errors))
+        self.errors = tuple(errors[:MAX_REPORTED_ERRORS])
+        more = f"; and {self.omitted:,} more" if self.omitted else ""
+        super().__init__("; ".join(str(error) for error in self.errors) + more)
+
+    @property
+    def omitted(self) -> int:
+        """Problems found beyond the ones kept."""
+        return self.count - len(self.errors)
 
     @classmethod
     def at(cls, path: str, message: str) -> "ScenarioError":
@@ -32,13 +48,18 @@ class ScenarioError(Exception):
             FieldError(prefix if error.path == DOCUMENT_PATH else join_path(prefix, error.path), error.message)
             for error in self.errors
         ]
-        return type(self)(moved)
+        return type(self)(moved, self.count)
 
     def as_dict(self) -> dict[str, list[str]]:
-        """Messages grouped by dotted path, in the order they were found."""
+        """Messages grouped by dotted path, in the order they were found; when some were left
+        out, a last message under `document` says how many."""
         grouped: dict[str, list[str]] = {}
         for error in self.errors:
             grouped.setdefault(error.path, []).append(error.message)
+        if self.omitted:
+            grouped.setdefault(DOCUMENT_PATH, []).append(
+                f"and {self.omitted:,} more problems (the first {len(self.errors)} are listed)"
+            )
         return grouped
 
 

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+expect = pytest.importorskip("playwright.sync_api").expect
+
 from planner.models import Scenario
 from planner.services import scenario_create
 
@@ -24,6 +26,8 @@ def test_sign_in_lands_on_the_scenario_list(signed_in):
 
 def test_create_a_scenario_through_the_form_and_see_its_plan(signed_in, live_server):
     page = signed_in
+    violations = []
+    page.on("console", lambda message: violations.append(message.text) if "Content Security Policy" in message.text else None)
     page.click("text=New scenario")
     page.fill('[name="name"]', "Browser made")
     page.select_option('[name="compute.system"]', "dgx-h100")
@@ -34,6 +38,8 @@ def test_create_a_scenario_through_the_form_and_see_its_plan(signed_in, live_ser
     page.wait_for_selector(".js-plotly-plot", state="attached")
     assert page.locator(".js-plotly-plot").count() >= 2
     assert Scenario.objects.get(name="Browser made").document["compute"]["gpus"] == 256
+    page.wait_for_timeout(300)
+    assert violations == [], "the editor, htmx, the dashboard and plotly live with the CSP"
 
 
 def test_key_figures_recompute_as_a_field_changes_without_a_reload(
@@ -45,9 +51,8 @@ def test_key_figures_recompute_as_a_field_changes_without_a_reload(
     assert key_figure(page, "gpus").inner_text() == "64"
     page.evaluate("window.notReloaded = true")
     page.fill('[name="compute.gpus"]', "2048")
-    page.wait_for_function(
-        "document.querySelector('#preview .key-figure[data-key=\"gpus\"] .value').textContent === '2,048'"
-    )
+    # expect() polls from Playwright's side: the pages' CSP forbids the eval wait_for_function needs.
+    expect(page.locator('#preview .key-figure[data-key="gpus"] .value')).to_have_text("2,048")
     assert page.evaluate("window.notReloaded") is True
     assert key_figure(page, "nodes").inner_text() == "256"
 
@@ -61,7 +66,7 @@ def test_a_bad_value_shows_an_error_beside_its_field_and_clears(signed_in, live_
     error.filter(has_text="must be a positive whole number").wait_for()
     assert page.locator("#preview .preview-failed").is_visible()
     page.fill('[name="racks.usable_u"]', "42")
-    page.wait_for_function("document.getElementById('err-racks-usable-u').textContent === ''")
+    expect(page.locator("#err-racks-usable-u")).to_have_text("")
     assert key_figure(page, "gpus").inner_text() == "64"
 
 

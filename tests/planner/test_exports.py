@@ -88,3 +88,35 @@ def test_cabling_is_streamed_not_made_from_the_plan_data(catalog):
         plan_export(plan.to_dict(), "cabling")
     with pytest.raises(ScenarioError):
         plan_export_lines(plan, "pdf", catalog)
+
+
+HOSTILE = ['=1+1', '=HYPERLINK("http://example.invalid","x")', "+1", "-2+3", "@SUM(A1)"]
+
+
+def hostile_plan(plan):
+    hostile = json.loads(json.dumps(plan))
+    hostile["name"] = HOSTILE[0]
+    for line, text in zip(hostile["bom"], HOSTILE[1:]):
+        line["description"] = text
+    return hostile
+
+
+def test_csv_writes_formulas_as_text_and_numbers_as_numbers(plan):
+    content, _, _ = plan_export(hostile_plan(plan), "csv")
+    rows = list(csv.DictReader(io.StringIO(content.decode())))
+    assert [row["description"] for row in rows[:4]] == ["'" + text for text in HOSTILE[1:]]
+    assert float(rows[0]["unit_price_usd"]) == 250_000
+    assert not any(value.startswith(("=", "+", "@")) for row in rows for value in row.values())
+
+
+def test_workbook_writes_formulas_as_text_and_numbers_as_numbers(plan):
+    content, _, _ = plan_export(hostile_plan(plan), "xlsx")
+    workbook = load_workbook(io.BytesIO(content))
+    cells = [cell for sheet in workbook.worksheets for row in sheet.iter_rows() for cell in row]
+    assert not [cell.coordinate for cell in cells if cell.data_type == "f"]
+    summary = workbook["Summary"]
+    assert (summary["B1"].value, summary["B1"].data_type) == ("=1+1", "s")
+    bom = workbook["BOM"]
+    descriptions = [cell.value for cell in bom[2][:]]
+    assert HOSTILE[1] in descriptions
+    assert any(isinstance(cell.value, (int, float)) and cell.data_type == "n" for cell in bom[2])

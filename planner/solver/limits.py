@@ -1,0 +1,131 @@
+"""Bounded work: the quantities a valid scenario drives, checked against stated limits before
+the pipeline builds anything.
+
+Each input has its own bounds (the spec dataclasses), but a plan's size follows from products
+and quotients of them: GPUs from a training job's FLOPs over very few days, storage systems from
+a checkpoint written in a vanishing share of its interval. These are the closed-form figures the
+pipeline starts from, worked out here the same way and cheaply, so that a request that would
+hold a server for minutes and gigabytes is refused in milliseconds with an `InfeasibleError`
+naming the input that drove it.
+"""
+
+import math
+from dataclasses import replace
+
+from planner.solver.catalog import CatalogSnapshot
+from planner.solver.compute import size_compute
+from planner.solver.errors import InfeasibleError
+from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
+from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
+from planner.solver.workload import (
+    PARAMETERS_PER_BILLION,
+    TOKENS_PER_TRILLION,
+    active_parameters_billion,
+    dense_tflops_per_gpu,
+    gpus_for_days,
+    training_flops,
+)
+from storage.solver.specs import StorageSpec
+from storage.solver.tiers import size_storage
+
+MAX_PLAN_GPUS = MAX_GPUS
+"""GPUs of one plan, spares included: ten times the largest clusters announced."""
+MAX_STORAGE_SYSTEMS = 100_000
+"""Storage systems of one plan, all tiers: the largest count a tier may be given by hand."""
+
+
+def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
+    """Raise InfeasibleError when the plan of a valid scenario would pass a limit above.
+
+    `catalog` is the catalog with the scenario's components (as `validate_scenario` returns it).
+    """
+    system = catalog.systems[scenario.compute.system]
+    compute_spec = scenario.compute
+    workload = scenario.workload
+    if workload is not None and workload.days is not None:
+        flops = float(training_flops(active_parameters_billion(workload) * PARAMETERS_PER_BILLION,
+                                     workload.tokens_trillion * TOKENS_PER_TRILLION))
+        exact = float(gpus_for_days(flops, dense_tflops_per_gpu(system, workload.precision), workload.mfu,
+                                    workload.days))
+        if not math.isfinite(exact) or exact > MAX_PLAN_GPUS:
+            raise InfeasibleError.at(
+                "workload.days",
+                f"the job needs {_count(exact)} GPUs to finish in {workload.days:g} days, more than the "
+                f"{MAX_PLAN_GPUS:,} a plan may have: allow more days, or train on fewer tokens",
+            )
+        gpus = max(1, math.ceil(exact - 1e-9))
+        compute_spec = replace(compute_spec, nodes=-(-gpus // system.gpus))
+    nodes = -(-compute_spec.gpus // system.gpus) if compute_spec.gpus is not None else compute_spec.nodes
+    if (nodes + compute_spec.spare_nodes) * system.gpus > MAX_PLAN_GPUS:
+        field = "compute.spare_nodes" if nodes * system.gpus <= MAX_PLAN_GPUS else (
+            "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
+        )
+        raise InfeasibleError.at(
+            field,
+            f"{nodes + compute_spec.spare_nodes:,} systems of {system.gpus} GPUs are "
+            f"{(nodes + compute_spec.spare_nodes) * system.gpus:,} GPUs, more than the "
+            f"{MAX_PLAN_GPUS:,} a plan may have",
+        )
+    _check_storage(scenario, catalog, size_compute(compute_spec, system), system)
+
+
+def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> None:
+    if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
+        return
+    storage = scenario.storage
+    reliability = scenario.reliability or ReliabilitySpec()
+    target_s = checkpoint_write_target_s(
+        storage.checkpoint_write_s, storage.checkpoint_write_share,
+        mtbi_s_for(reliability, compute.gpus), reliability.checkpoint_interval_s,
+    )
+    workload = scenario.workload
+    try:
+        sized = size_storage(
+            storage, catalog.storage_systems, gpus=compute.gpus, nodes=compute.nodes,
+            storage_nic=system.nic("storage"),
+            parameters_billion=workload.parameters_billion if workload else None,
+            tokens_trillion=workload.tokens_trillion if workload else None,
+            checkpoint_write_target_s=target_s,
+        )
+    except (OverflowError, ZeroDivisionError):
+        # A write time so small that the rate it needs is beyond a float.
+        field = "storage.checkpoint_write_s" if storage.checkpoint_write_s is not None else (
+            "storage.checkpoint_write_share"
+        )
+        raise InfeasibleError.at(field, "needs unboundedly many storage systems") from None
+    if sized.systems <= MAX_STORAGE_SYSTEMS:
+        return
+    tier_index, tier = max(enumerate(sized.tiers), key=lambda item: item[1].systems)
+    raise InfeasibleError.at(
+        _storage_driver(storage, tier_index, tier),
+        f"storage tier {tier_index} ({tier.system}) would need {tier.systems:,} systems for its "
+        f"{tier.bound_by}, and the plan {sized.systems:,}: more than the {MAX_STORAGE_SYSTEMS:,} "
+        "a plan may have",
+    )
+
+
+def _storage_driver(storage: StorageSpec, tier_index: int, tier) -> str:
+    """The input that made a tier this large: what sets its write rate, read rate or data."""
+    if tier.bound_by == "bandwidth":
+        if tier.systems_for_bandwidth and tier.write_gbytes_per_s_needed and "checkpoint_writes" in tier.serves:
+            writes_drive = tier.read_gbytes_per_s_needed == 0 or (
+                tier.write_gbytes_per_s_needed / max(tier.read_gbytes_per_s_needed, 1e-300) > 1
+            )
+            if writes_drive:
+                if storage.checkpoint_write_s is not None:
+                    return "storage.checkpoint_write_s"
+                return "storage.checkpoint_write_share"
+        return "storage.read_gbytes_per_s" if storage.read_gbytes_per_s is not None else (
+            "storage.read_gbytes_per_s_per_gpu"
+        )
+    if tier.bound_by == "fixed":
+        return f"storage.tiers[{tier_index}].systems"
+    return "storage.dataset_tb" if "dataset" in tier.holds else f"storage.tiers[{tier_index}]"
+
+
+def _count(value: float) -> str:
+    if not math.isfinite(value):
+        return "unboundedly many"
+    if value >= 1e12:
+        return f"{value:.3g}"
+    return f"{math.ceil(value):,}"
