@@ -1,0 +1,26 @@
+"""Hypothesis profiles of the property tests.
+
+- `ci` (the default): derandomized, so every run checks the same scenarios; no deadline (a
+  plan's cabling rows take from milliseconds to a second); enough examples that the invariant
+  tests together check more than 2,000 planned scenarios in about three minutes on two cores.
+- `thorough`: ten times the examples, still derandomized (HYPOTHESIS_PROFILE=thorough).
+- `dev`: random examples, for hunting new failures (HYPOTHESIS_PROFILE=dev).
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+CI_EXAMPLES = 250
+"""Planned scenarios per invariant test under the ci profile."""
+
+_COMMON = dict(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+    database=None,
+)
+settings.register_profile("ci", max_examples=CI_EXAMPLES, derandomize=True, **_COMMON)
+settings.register_profile("thorough", max_examples=10 * CI_EXAMPLES, derandomize=True, **_COMMON)
+settings.register_profile("dev", max_examples=CI_EXAMPLES, derandomize=False, **_COMMON)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,91 @@
+"""Invariants of the cabling plan against the fabric engine and the bill of materials.
+
+Every test draws the same scenarios (one seed), so each plan's rows are made once
+(`cabling_summary.summary_for`). The rows are the ground truth an installer works from: one
+row per cable, from a device's port to another's.
+"""
+
+from hypothesis import assume, given, seed, settings
+
+from tests.properties.cabling_summary import installed, installed_by_length, summary_for
+from tests.properties.strategies import plan_or_refusal, scenarios
+
+CABLING_SEED = 20_260_301
+CABLING_MAX_GPUS = 4_096
+"""The rows of a plan cost ~10 us each: the cabling tests keep to ~4,000 GPUs (~50,000 rows)."""
+CABLING_EXAMPLES = settings.default.max_examples
+
+
+def cabling_test(test):
+    return seed(CABLING_SEED)(settings(max_examples=CABLING_EXAMPLES)(given(scenarios(max_gpus=CABLING_MAX_GPUS))(test)))
+
+
+def planned(document):
+    summary = summary_for(document)
+    assume(summary is not None)
+    plan, catalog = plan_or_refusal(document)
+    return plan, catalog, summary
+
+
+@cabling_test
+def test_no_port_is_cabled_twice(document):
+    """d. Every (device, port) appears on at most one row."""
+    _, _, summary = planned(document)
+    assert summary.twice == []
+
+
+@cabling_test
+def test_rows_equal_the_engines_links_per_segment(document):
+    """e. The rows of each fabric and segment are as many as the engine's LinkResult.count."""
+    plan, _, summary = planned(document)
+    expected = {(name, link.segment): 0 for name, fabric in (plan.fabrics or {}).items() for link in fabric.links}
+    for name, fabric in (plan.fabrics or {}).items():
+        for link in fabric.links:
+            expected[(name, link.segment)] += link.count
+    assert dict(summary.by_segment) == {key: count for key, count in expected.items() if count}
+
+
+@cabling_test
+def test_switch_ports_in_the_rows_exist_and_carry_no_more_links_than_they_split_into(document):
+    """a (in the rows). Every switch port named is one of its ports; a native port carries at
+    most the links it splits into at the link's rate (one for up ports and router links)."""
+    _, _, summary = planned(document)
+    assert summary.port_beyond_switch[:5] == []
+    assert summary.native_port_overuse[:5] == []
+
+
+@cabling_test
+def test_ports_used_of_each_tier_equal_the_ports_the_rows_use(document):
+    """a (in the rows). TierResult.ports_used is the number of native ports with a cable."""
+    plan, _, summary = planned(document)
+    for name, fabric in (plan.fabrics or {}).items():
+        for tier in fabric.tiers:
+            assert summary.native_ports_used[(name, tier.role)] == tier.ports_used, (name, tier.role)
+
+
+@cabling_test
+def test_bom_cables_equal_the_rows_per_cable_part(document):
+    """f. Cables bought (BOM quantity less spares) per part, and per stock length once both the
+    BOM and the rows carry one, equal the rows with that cable."""
+    plan, _, summary = planned(document)
+    assert installed(plan.bom, "cables") == +summary.by_cable
+    by_length = installed_by_length(plan.bom, "cables")
+    if by_length is not None and summary.by_cable_and_stock_length is not None:
+        assert by_length == +summary.by_cable_and_stock_length
+
+
+@cabling_test
+def test_bom_transceivers_equal_the_modules_the_rows_need(document):
+    """g (count). One module per NIC port and per switch cage (or fixed uplink port) with at
+    least one fiber cable: as many as the BOM's optics less spares."""
+    plan, _, summary = planned(document)
+    assert sum(installed(plan.bom, "optics").values()) == summary.module_locations
+
+
+@cabling_test
+def test_bom_transceiver_parts_equal_the_modules_the_rows_need(document):
+    """g (per part). The module at each such place is the one `media.module_for_port` gives for
+    the cage's rate and links and the longest cable on it (the upper end preferring the lower
+    end's fiber), as documented in fabric/solver/media.py and fabric.py."""
+    plan, _, summary = planned(document)
+    assert installed(plan.bom, "optics") == +summary.modules_by_part
