@@ -187,7 +187,7 @@ def _racks(draw, system: _System) -> dict:
         racks["max_nodes_per_rack"] = draw(st.integers(1, 8))
     if draw(st.integers(0, 5)) == 0:
         racks["max_weight_kg"] = draw(st.sampled_from(
-            [w for w in (600.0, 1000.0, 1500.0, 2000.0) if w >= 2 * system.weight_kg] or [2 * system.weight_kg]))
+            [w for w in (250.0, 400.0, 600.0, 1000.0, 1500.0, 2000.0) if w >= 2 * system.weight_kg] or [2 * system.weight_kg]))
     if draw(st.booleans()):
         racks["racks_per_row"] = draw(st.sampled_from([4, 8, 10, 16, 20]))
     if draw(st.integers(0, 2)) == 0:

@@ -5,7 +5,8 @@ Every test draws the same scenarios (one seed), so each plan's rows are made onc
 row per cable, from a device's port to another's.
 """
 
-from hypothesis import assume, given, seed, settings
+import pytest
+from hypothesis import assume, example, given, seed, settings
 
 from tests.properties.cabling_summary import installed, installed_by_length, summary_for
 from tests.properties.strategies import plan_or_refusal, scenarios
@@ -18,6 +19,25 @@ CABLING_EXAMPLES = settings.default.max_examples
 
 def cabling_test(test):
     return seed(CABLING_SEED)(settings(max_examples=CABLING_EXAMPLES)(given(scenarios(max_gpus=CABLING_MAX_GPUS))(test)))
+
+
+# Minimal scenarios the current engine gets wrong (see test_known_violations.py).
+RAIL_ONLY_FABRIC_MANAGER = {
+    "name": "rail-only with a fabric manager",
+    "compute": {"system": "dgx-h100", "nodes": 4},
+    "fabrics": {"compute": {"switch": "qm9700", "topology": "rail_only", "fabric_manager_ports": 4}},
+}
+TWO_TIER_48_DGX = {
+    "name": "48 DGX H100, two tiers",
+    "compute": {"system": "dgx-h100", "nodes": 48},
+    "fabrics": {"compute": {"switch": "qm9700"}},
+}
+STORAGE_ONE_NODE_PER_RACK = {
+    "name": "storage fabric, one node per rack",
+    "compute": {"system": "hgx-h100", "nodes": 16},
+    "racks": {"max_nodes_per_rack": 1},
+    "fabrics": {"storage": {"switch": "sn5600"}},
+}
 
 
 def planned(document):
@@ -54,6 +74,11 @@ def test_switch_ports_in_the_rows_exist_and_carry_no_more_links_than_they_split_
     assert summary.native_port_overuse[:5] == []
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "rail_only_layout counts ceil(endpoint links / rails) links on every rail switch, but the "
+    "other endpoints' links (fabric manager, storage) land on the first rails only: "
+    "RAIL_ONLY_FABRIC_MANAGER reports ports_used 40 where its rows use 36"))
+@example(RAIL_ONLY_FABRIC_MANAGER)
 @cabling_test
 def test_ports_used_of_each_tier_equal_the_ports_the_rows_use(document):
     """a (in the rows). TierResult.ports_used is the number of native ports with a cable."""
@@ -63,6 +88,11 @@ def test_ports_used_of_each_tier_equal_the_ports_the_rows_use(document):
             assert summary.native_ports_used[(name, tier.role)] == tier.ports_used, (name, tier.role)
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "the engine buys cables by length shares of a segment (LinkResult.media_counts) while the "
+    "rows choose each cable's medium by its own length: TWO_TIER_48_DGX buys 640 mpo12-om4 and "
+    "256 dac-400g, its rows have 384 and 512"))
+@example(TWO_TIER_48_DGX)
 @cabling_test
 def test_bom_cables_equal_the_rows_per_cable_part(document):
     """f. Cables bought (BOM quantity less spares) per part, and per stock length once both the
@@ -74,6 +104,14 @@ def test_bom_cables_equal_the_rows_per_cable_part(document):
         assert by_length == +summary.by_cable_and_stock_length
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "switch-end modules are counted as ceil(links / links per module) per segment and length "
+    "share, not per cage the rows fill: RAIL_ONLY_FABRIC_MANAGER buys 18 twin-port modules for "
+    "the 20 rail-switch cages its rows use (the manager's 4 links land on 4 rails), "
+    "STORAGE_ONE_NODE_PER_RACK buys 10 for 8 cages, TWO_TIER_48_DGX 448 for 192"))
+@example(RAIL_ONLY_FABRIC_MANAGER)
+@example(STORAGE_ONE_NODE_PER_RACK)
+@example(TWO_TIER_48_DGX)
 @cabling_test
 def test_bom_transceivers_equal_the_modules_the_rows_need(document):
     """g (count). One module per NIC port and per switch cage (or fixed uplink port) with at
@@ -82,6 +120,12 @@ def test_bom_transceivers_equal_the_modules_the_rows_need(document):
     assert sum(installed(plan.bom, "optics").values()) == summary.module_locations
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "as test_bom_transceivers_equal_the_modules_the_rows_need: modules are counted per length "
+    "share and segment, not per cage (and the rows' media differ from the shares')"))
+@example(RAIL_ONLY_FABRIC_MANAGER)
+@example(STORAGE_ONE_NODE_PER_RACK)
+@example(TWO_TIER_48_DGX)
 @cabling_test
 def test_bom_transceiver_parts_equal_the_modules_the_rows_need(document):
     """g (per part). The module at each such place is the one `media.module_for_port` gives for
