@@ -41,6 +41,10 @@ class CablingSummary:
     """(fabric, device, port, ports of the switch) for a port number the switch does not have."""
     native_ports_used: Counter = field(default_factory=Counter)
     """Distinct native ports with a cable, per (fabric, role)."""
+    beyond_reach: list = field(default_factory=list)
+    """(fabric, segment, cable, length) of rows whose cable is shorter than the run."""
+    without_cable: int = 0
+    """Rows with no catalog cable (no cable carries the rate: the plan warns)."""
     module_locations: int = 0
     """Cages and NIC ports with at least one fiber cable and a catalog module that fits them:
     where a transceiver sits."""
@@ -95,6 +99,11 @@ def summarize(plan, catalog, rows) -> CablingSummary:
         fabric_name, segment = record["fabric"], record["segment"]
         summary.by_segment[(fabric_name, segment)] += 1
         summary.by_cable[record["cable"]] += 1
+        cable = catalog.cables.get(record["cable"])
+        if cable is None:
+            summary.without_cable += 1
+        elif not 0 < record["length_m"] <= cable.reach_m + 1e-9:
+            summary.beyond_reach.append((record["fabric"], record["segment"], record["cable"], record["length_m"]))
         if has_stock:
             summary.by_cable_and_stock_length[(record["cable"], record["stock_length_m"])] += 1
         link = links[(fabric_name, segment)]

@@ -11,7 +11,7 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-CI_EXAMPLES = 250
+CI_EXAMPLES = 400
 """Planned scenarios per invariant test under the ci profile."""
 
 _COMMON = dict(
