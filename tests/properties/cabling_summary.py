@@ -5,7 +5,6 @@ summed up once and the summary is shared through a cache keyed by the document.
 """
 
 import json
-import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ SWITCH_PORT = re.compile(r"p(\d+)(?:/(\d+))?")
 NIC_PORT = re.compile(r"([a-z]+)-p(\d+)(?:/(\d+))?")
 SWITCH_ROLES = {"leaf", "spine", "core", "rail", "router"}
 MANAGEMENT_PORT = "mgmt"
-CABLES_SEGMENT_ORDER = ("node", "leaf", "rail", "spine", "core", "router")
 
 
 @dataclass
@@ -198,7 +196,3 @@ def installed_by_length(bom, category: str) -> Counter | None:
         if line.category == category:
             counts[(line.sku, line.length_m)] += line.quantity - line.spares
     return counts
-
-
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b) if b else math.inf

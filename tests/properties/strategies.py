@@ -82,7 +82,8 @@ def custom_systems(draw) -> dict:
         if draw(st.booleans()):
             nics.append({"role": role, "count": draw(st.integers(1, 4)), "gbps": draw(st.sampled_from(NIC_GBPS))})
     if draw(st.integers(0, 3)):
-        nics.append({"role": "oob", "count": draw(st.sampled_from([1, 1, 2])), "gbps": draw(st.sampled_from([1, 1, 25]))})
+        nics.append({"role": "oob", "count": draw(st.sampled_from([1, 1, 2])),
+                     "gbps": draw(st.sampled_from([1, 1, 25]))})
     return {
         "slug": CUSTOM_SYSTEM, "name": "Custom GPU node", "price_usd": draw(st.sampled_from([5000, 150000, 300000])),
         "gpus": gpus, "power_kw": power_kw, "rack_units": rack_units, "weight_kg": weight_kg,
@@ -186,8 +187,8 @@ def _racks(draw, system: _System) -> dict:
     if not system.rack_scale and draw(st.integers(0, 4)) == 0:
         racks["max_nodes_per_rack"] = draw(st.integers(1, 8))
     if draw(st.integers(0, 5)) == 0:
-        racks["max_weight_kg"] = draw(st.sampled_from(
-            [w for w in (250.0, 400.0, 600.0, 1000.0, 1500.0, 2000.0) if w >= 2 * system.weight_kg] or [2 * system.weight_kg]))
+        limits = [w for w in (250.0, 400.0, 600.0, 1000.0, 1500.0, 2000.0) if w >= 2 * system.weight_kg]
+        racks["max_weight_kg"] = draw(st.sampled_from(limits or [2 * system.weight_kg]))
     if draw(st.booleans()):
         racks["racks_per_row"] = draw(st.sampled_from([4, 8, 10, 16, 20]))
     if draw(st.integers(0, 2)) == 0:

@@ -18,7 +18,9 @@ CABLING_EXAMPLES = settings.default.max_examples
 
 
 def cabling_test(test):
-    return seed(CABLING_SEED)(settings(max_examples=CABLING_EXAMPLES)(given(scenarios(max_gpus=CABLING_MAX_GPUS))(test)))
+    """@given the cabling scenarios, all with one seed (so they share the summaries' cache)."""
+    drawn = given(scenarios(max_gpus=CABLING_MAX_GPUS))(test)
+    return seed(CABLING_SEED)(settings(max_examples=CABLING_EXAMPLES)(drawn))
 
 
 # Minimal scenarios the current engine gets wrong (see test_known_violations.py).

@@ -9,6 +9,8 @@ from tests.properties.strategies import plan_or_reject, scenarios
 
 TOLERANCE = 1e-9
 SWITCH_ROLES = {"leaf", "spine", "core", "rail", "router"}
+DELIVERED_RATIO_FIELDS = ("oversubscription", "delivered_oversubscription")
+"""TierResult fields the engine may give the delivered down:up ratio in; read when present."""
 UPPER_ROLE_RATE = {"spine": ("leaf-spine", "rail-spine"), "core": ("spine-core",)}
 
 
@@ -39,13 +41,14 @@ def delivered_ratio(tier, switch) -> float:
     """Down:up bandwidth of one switch of the tier as the plan delivers it.
 
     The engine is adding a per-tier delivered ratio: once TierResult has it, this reads it
-    (`tier.oversubscription`); until then it is worked out from the counts: a switch without
+    (`DELIVERED_RATIO_FIELDS`); until then it is worked out from the counts: a switch without
     fixed uplinks faces ports_per_switch - up native ports down (split or not, a port's
     bandwidth is the port's) and up_links native ports up, at the same rate.
     """
-    field = getattr(tier, "oversubscription", None)
-    if field is not None:
-        return field
+    for name in DELIVERED_RATIO_FIELDS:
+        value = getattr(tier, name, None)
+        if value is not None:
+            return value
     down_ports = tier.ports_per_switch - tier.up_links_per_switch
     return down_ports * switch.port_gbps / (tier.up_links_per_switch * switch.port_gbps)
 

@@ -64,7 +64,7 @@ def test_rack_counts_add_up(document):
     """racks.total = compute + network + storage + management; the per-rack groups of each kind
     add up to its count; the floor places every rack once; the compute racks hold every system
     and the racks every switch the fabrics count."""
-    plan, catalog = plan_or_reject(document)
+    plan, _ = plan_or_reject(document)
     racks = plan.racks
     assert racks.total == racks.compute + racks.network + racks.storage + racks.management
     kinds = Counter()
