@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot
     from planner.solver.plan import Plan
 
-BOM_COLUMNS = ["category", "sku", "description", "quantity", "spares", "unit_price_usd",
+BOM_COLUMNS = ["category", "sku", "description", "length_m", "quantity", "spares", "unit_price_usd",
                "extended_price_usd", "price_source"]
 SUMMARY_FIGURES = [
     ("GPUs", "compute.gpus", "#,##0"),
@@ -78,7 +78,7 @@ def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
 def bom_rows(plan: dict[str, Any]) -> Iterator[list[Any]]:
     yield BOM_COLUMNS
     for line in plan.get("bom", []):
-        yield [line[column] for column in BOM_COLUMNS]
+        yield [line.get(column) for column in BOM_COLUMNS]
 
 
 def plan_export_bom_csv(plan: dict[str, Any]) -> bytes:

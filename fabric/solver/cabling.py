@@ -82,13 +82,15 @@ then the up ports and theirs) come from the fabric result as the engine made the
 (`FabricResult.leaves_per_pod`, `TierResult.down_ports`, ...). A split up port is `p33/2`.
 The tests check the rows against the engine's counts, segment by segment.
 
-Lengths and media: each cable's length is measured between its two ports
+Lengths, media and transceivers: each cable's length is measured between its two ports
 (`cabling_distance.cable_length_m` with the scenario's tray height and slack, port heights from
-each device's U), rounded up to 0.1 m; the segment's length where the floor positions are not
-known. Its medium is the segment's, or, given the catalog's cables, the one its own length needs
-(`media.cable_for_link`) where the segment buys that medium or its own cable does not reach.
-Since the fabric engine sizes media from a distribution of runs and this plan from concrete
-places, the media totals of the rows may differ from the segment's `media_counts`.
+each device's U), rounded up to 0.1 m; the segment's assumed length where the floor positions
+are not known. Its medium, cable and the transceiver each end needs follow from that length
+(`media.link_choice`); it is bought in the shortest stock length that covers it (cables made to
+length in order steps, `media.order_lengths_m`); a cage holds one module, of the longest reach
+its links need. The arithmetic runs on arrays of links (`cabling_links`), and the bill of
+materials counts the same arrays (`counted_fabrics`): the BOM's cables, per part and stock
+length, and its transceivers, one per cage used, are these rows added up.
 """
 
 from bisect import bisect_right
@@ -437,6 +439,7 @@ class _Cabling:
             number, u, np.full(len(switch), self.racks.units_of(tier.switch), dtype=np.int64),
             device, link, device * cages_per_switch + native // per_cage,
             cages=max(fabric.planes * per_plane * cages_per_switch, 1), devices=f"tier:{role}",
+            native=device * tier.ports_per_switch + native, natives=max(fabric.planes * per_plane * tier.ports_per_switch, 1),
             place=lambda index, plane: fabric.switch_place(role, plane, index - plane * per_plane),
             port_name=lambda index, _: name(index),
             holder=tier.switch,
@@ -513,8 +516,15 @@ def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricRe
         for count in total.segments:
             for key, number in count.cables.items():
                 cables[key] = cables.get(key, 0) + number
+        tiers = tuple(
+            replace(tier, ports_used=total.ports_used.get(f"tier:{tier.role}", tier.ports_used),
+                    ports_free=tier.switches * tier.ports_per_switch - tier.ports_reserved
+                    - total.ports_used.get(f"tier:{tier.role}", tier.ports_used))
+            for tier in fabric.result.tiers
+        )
         counted[fabric.name] = replace(
             fabric.result,
+            tiers=tiers,
             links=tuple(links),
             cables=tuple(CableCount(media, cable, length_m, number)
                          for (media, cable, length_m), number in sorted(cables.items(), key=str)),

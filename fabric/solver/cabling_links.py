@@ -62,6 +62,10 @@ class LinkEnds:
     holder: str | None
     """Catalog slug charged with the power of the modules at this end (None: already in the
     device's rating)."""
+    native: np.ndarray | None = None
+    """Dense id of the native port of a switch end (switches x ports per switch); None for
+    devices that are not switches."""
+    natives: int = 0
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,8 @@ class FabricCount:
     """Module and active cable power by the slug of the device that holds them."""
     cage_modules: dict[str, np.ndarray]
     """Module rank held in each cage, by the devices the cages number (NO_MODULE: empty)."""
+    ports_used: dict[str, int]
+    """Native switch ports with a cable, by the devices ("tier:<role>")."""
 
 
 def count_fabric(cabling, segments: list[SegmentCables], chunk: int = COUNT_CHUNK_LINKS) -> FabricCount:
@@ -217,27 +223,30 @@ def count_fabric(cabling, segments: list[SegmentCables], chunk: int = COUNT_CHUN
     counted over the fabric's cages, as the rows' ends need them. One pass over the links."""
     held: dict[str, np.ndarray] = {}
     holders: dict[str, str | None] = {}
+    used: dict[str, np.ndarray] = {}
     optics_w: dict[str, float] = {}
     counts = []
     for cables in segments:
-        count, cable_w = _count_segment(cables, held, holders, chunk)
+        count, cable_w = _count_segment(cables, held, holders, used, chunk)
         counts.append(count)
         for holder, watts in cable_w.items():
             optics_w[holder] = optics_w.get(holder, 0.0) + watts
     modules: dict[str, int] = {}
     for devices, cage_modules in held.items():
         tally = np.bincount(cage_modules[cage_modules != NO_MODULE])
-        for rank, used in zip(np.flatnonzero(tally).tolist(), tally[tally > 0].tolist()):
+        for rank, cages in zip(np.flatnonzero(tally).tolist(), tally[tally > 0].tolist()):
             module = cabling.transceivers[cabling.module_order[rank]]
-            modules[module.slug] = modules.get(module.slug, 0) + int(used)
+            modules[module.slug] = modules.get(module.slug, 0) + cages
             if holders[devices]:
                 holder = holders[devices]
-                optics_w[holder] = optics_w.get(holder, 0.0) + int(used) * module.power_w
-    return FabricCount(tuple(counts), modules, optics_w, held)
+                optics_w[holder] = optics_w.get(holder, 0.0) + cages * module.power_w
+    return FabricCount(tuple(counts), modules, optics_w, held,
+                       {devices: int(ports.sum()) for devices, ports in used.items()})
 
 
 def _count_segment(
-    cables: SegmentCables, held: dict[str, np.ndarray], holders: dict[str, str | None], chunk_links: int
+    cables: SegmentCables, held: dict[str, np.ndarray], holders: dict[str, str | None],
+    used: dict[str, np.ndarray], chunk_links: int,
 ) -> tuple[SegmentCount, dict[str, float]]:
     link, choices = cables.link, cables.choices
     catalog_cables = cables.cabling.cables
@@ -253,8 +262,9 @@ def _count_segment(
                 held[end.devices] = np.full(end.cages, NO_MODULE)
                 holders[end.devices] = end.holder
             _raise_to_needs(held[end.devices], end.cage, needs)
-            used = segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))
-            used[end.cage[needs != NO_MODULE]] = True
+            segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))[end.cage[needs != NO_MODULE]] = True
+            if end.native is not None:
+                used.setdefault(end.devices, np.zeros(end.natives, dtype=bool))[end.native] = True
         measured = measured or bool(((chunk.lower.rack > 0) & (chunk.upper.rack > 0)).any())
         length_sum += float(chunk.length_m.sum())
         longest = max(longest, float(chunk.length_m.max()))

@@ -182,6 +182,7 @@ def dragonfly_layout(context: FabricContext) -> PlaneLayout:
     router = TierLayout(
         "router", switch, counts.routers, {"network_rack": counts.routers}, used,
         shape.terminals_per_router, shape.routers_per_group - 1 + shape.global_links_per_router,
+        down_ports=math.ceil(shape.terminals_per_router / split), split=split,
     )
     segments = [
         SegmentLayout(

@@ -98,6 +98,8 @@ def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
 PLAN_AND_PACK_ROUNDS = 6
 """Plan-and-pack rounds until top-of-rack leaves and the PDUs on the oob network agree with the
 racks (they agree after one to three)."""
+CABLING_ROUNDS = 8
+"""Count-and-pack rounds, the PDUs joining oob included (they agree after one to three)."""
 
 
 def _fabrics_and_racks(
@@ -147,8 +149,11 @@ def _fabrics_and_racks(
             planned=planned,
         )
 
-    def racks_for(fabrics: dict[str, FabricResult]) -> RacksAndPower:
+    def racks_for(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksAndPower:
         optics_kw = optics_kw_by_device(fabrics)
+        if reserve:
+            optics_kw = {device: max(optics_kw.get(device, 0.0), reserve.get(device, 0.0))
+                         for device in optics_kw.keys() | reserve.keys()}
         rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
         return racks_and_power(
             compute.total_nodes, rated, scenario.racks, scenario.facility, catalog,
@@ -172,22 +177,36 @@ def _fabrics_and_racks(
     # planned with; then the cables are counted where they stand, until the packing with their
     # optics puts every device where they were measured.
     pdus: dict[str, int] = {}
-    counted = None
-    for _ in range(PLAN_AND_PACK_ROUNDS):
+    counted = counted_racks = reserve = None
+    seen: set = set()
+    for _ in range(CABLING_ROUNDS):
         if oob and rack_pdu_counts(facility.racks) != pdus:
             pdus = rack_pdu_counts(facility.racks)
             fabrics = plan(pdus, all_but_oob(fabrics))
-            facility, counted = racks_for(fabrics), None
+            facility, counted = racks_for(fabrics, reserve), None
             continue
-        if not fabrics:
+        if not fabrics or (counted is not None and placement_key(counted_racks) == placement_key(facility.racks)):
             break
-        if counted is not None and placement_key(counted_racks) == placement_key(facility.racks):
-            return counted, facility
-        counted, counted_racks = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog), facility.racks
-        facility = racks_for(counted)
-    if counted is None or placement_key(counted_racks) != placement_key(facility.racks):
-        counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog) if fabrics else fabrics
-    return counted, facility
+        if placement_key(facility.racks) in seen:
+            # The counts alternate between two packings: pack for the larger optics from now on.
+            reserve = reserve or {}
+        seen.add(placement_key(facility.racks))
+        counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
+        counted_racks = facility.racks
+        if reserve is not None:
+            reserve = {device: max(kw, reserve.get(device, 0.0)) for device, kw in optics_kw_by_device(counted).items()}
+        facility = racks_for(counted, reserve)
+    if fabrics and (counted is None or placement_key(counted_racks) != placement_key(facility.racks)):
+        counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
+    if reserve:
+        margin_kw = sum(reserve.values()) - sum(optics_kw_by_device(counted).values())
+        if margin_kw > 1e-9:
+            facility.warnings.append(
+                f"The optics' power moved switches between racks from one count of the cables to the "
+                f"next: the racks are packed and powered for the larger count, {margin_kw:,.2f} kW more "
+                f"than the modules the cabling plan holds."
+            )
+    return (counted if fabrics else fabrics), facility
 
 
 def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:

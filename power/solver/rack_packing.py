@@ -343,19 +343,19 @@ def pack_racks(
         groups += pack_equipment(
             "network", [(equipment[slug], count) for slug, count in totals.items()], network_type,
             network_u, racks.support_power_budget_kw, aux_cooling, racks.network_rack_type,
-            fabric=fabric, field_path=f"fabrics.{fabric}.switch",
+            fabric=fabric, field_path=f"fabrics.{fabric}.switch", max_weight_kg=racks.max_weight_kg,
         )
     stored = storage_equipment(storage_systems, catalog)
     in_storage = _switch_totals(switch_groups, "storage_rack")
     stored += [(equipment[slug], count) for slug, count in in_storage.items()]
     groups += pack_equipment(
         "storage", stored, support_type, support_u, racks.support_power_budget_kw,
-        aux_cooling, racks.rack_type, field_path="storage",
+        aux_cooling, racks.rack_type, field_path="storage", max_weight_kg=racks.max_weight_kg,
     )
     groups += pack_equipment(
         "management", management_equipment(server_counts(servers), racks, catalog), support_type, support_u,
         racks.support_power_budget_kw, aux_cooling, racks.rack_type,
-        field_path="racks.management_servers",
+        field_path="racks.management_servers", max_weight_kg=racks.max_weight_kg,
     )
 
     described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups)

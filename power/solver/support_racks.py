@@ -144,15 +144,17 @@ def pack_equipment(
     *,
     fabric: str = "",
     field_path: str = "",
+    max_weight_kg: float | None = None,
 ) -> list[RackGroup]:
     """Racks of `kind` for `items` ((equipment, count) pairs), grouped into identical racks.
 
     A rack holds equipment up to its usable U, the power budget, what its cooling removes
-    (min(power_budget_kw, cooling max_rack_kw)) and the enclosure's static load. Raises
-    `InfeasibleError` when one piece alone exceeds a limit.
+    (min(power_budget_kw, cooling max_rack_kw)) and the enclosure's static load, or the
+    architect's `racks.max_weight_kg` where lower. Raises `InfeasibleError` when one piece alone
+    exceeds a limit.
     """
     limit_kw = min(power_budget_kw, cooling.max_rack_kw)
-    limit_kg = rack_type.static_load_kg
+    limit_kg = min(rack_type.static_load_kg, max_weight_kg or float("inf"))
     groups: list[RackGroup] = []
     open_rack = _OpenRack()
 
@@ -174,7 +176,7 @@ def pack_equipment(
         )
         if per_rack < 1:
             raise InfeasibleError.at(field_path or f"racks.{kind}", _too_big_message(
-                equipment, rack_type, usable_u, power_budget_kw, cooling, kind))
+                equipment, rack_type, usable_u, power_budget_kw, cooling, kind, max_weight_kg))
         room = min(
             _fit(usable_u - open_rack.units, equipment.rack_units),
             _fit(limit_kw - open_rack.power_kw, equipment.power_kw),
@@ -213,7 +215,7 @@ def _merge_identical(groups: list[RackGroup]) -> list[RackGroup]:
 
 def _too_big_message(
     equipment: Equipment, rack_type: RackTypeSpec, usable_u: int, power_budget_kw: float,
-    cooling: CoolingTypeSpec, kind: str,
+    cooling: CoolingTypeSpec, kind: str, max_weight_kg: float | None = None,
 ) -> str:
     if equipment.rack_units > usable_u:
         return (
@@ -232,5 +234,6 @@ def _too_big_message(
         )
     return (
         f"one {equipment.name} weighs {equipment.weight_kg:g} kg, more than the "
-        f"{rack_type.static_load_kg:g} kg a {rack_type.name} holds"
+        f"{min(rack_type.static_load_kg, max_weight_kg or float('inf')):g} kg a {kind} rack may hold "
+        f"({rack_type.name}, racks.max_weight_kg)"
     )

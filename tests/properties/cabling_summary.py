@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fabric.solver.cabling import CABLING_COLUMNS
-from fabric.solver.media import module_for_port
-from fabric.solver.ports import port_split_ways
 from tests.properties.strategies import plan_or_refusal, rows_of
 
 DEVICE = re.compile(r"(?:r\d{3,}-)?([a-z]+(?:-[a-z]+)*)-(\d+)")
@@ -44,12 +42,14 @@ class CablingSummary:
     without_cable: int = 0
     """Rows with no catalog cable (no cable carries the rate: the plan warns)."""
     module_locations: int = 0
-    """Cages and NIC ports with at least one fiber cable and a catalog module that fits them:
-    where a transceiver sits."""
-    locations_without_module: int = 0
-    """Such places where no catalog module fits (the engine warns and counts no optics)."""
+    """Cages (switch cages, fixed uplink ports, NIC cages) whose rows name a transceiver: where
+    a module sits."""
+    fiber_rows_without_module: int = 0
+    """Fiber rows with an end that names no transceiver (no catalog module fits: the plan warns)."""
+    cages_with_two_modules: list = field(default_factory=list)
+    """(location, modules) where the rows of one cage name different modules."""
     modules_by_part: Counter = field(default_factory=Counter)
-    """The transceiver each of those locations needs by the engine's rule (`module_for_port`)."""
+    """The transceiver the rows name at each location."""
 
 
 def summary_for(document: dict) -> CablingSummary | None:
@@ -89,8 +89,8 @@ def summarize(plan, catalog, rows) -> CablingSummary:
     uses: Counter = Counter()
     links_on_native: Counter = Counter()
     native_limit: dict = {}
-    # module location -> (module gbps, links per module, longest length, fabric, fiber preferred by the row's other end)
-    locations: dict = {}
+    locations: dict = defaultdict(set)
+    system = catalog.systems.get(plan.compute.system)
     for row in rows:
         record = dict(zip(CABLING_COLUMNS, row))
         summary.rows += 1
@@ -104,21 +104,18 @@ def summarize(plan, catalog, rows) -> CablingSummary:
             summary.beyond_reach.append((record["fabric"], record["segment"], record["cable"], record["length_m"]))
         if has_stock:
             summary.by_cable_and_stock_length[(record["cable"], record["stock_length_m"])] += 1
-        link = links[(fabric_name, segment)]
-        fabric = fabrics[fabric_name]
-        ends = []
         for end in ("from", "to"):
             device, port = record[f"{end}_device"], record[f"{end}_port"]
+            module = record.get(f"{end}_transceiver", "")
             uses[(device, port)] += 1
             match = DEVICE.fullmatch(device)
             role = match.group(1) if match else device
-            ends.append((end, device, port, role))
-        fiber_row = record["media"] == "fiber"
-        lower_fiber = None
-        for end, device, port, role in ends:
-            if port == MANAGEMENT_PORT or port.startswith(f"{MANAGEMENT_PORT}/"):
-                location, module_gbps, per_module = None, 0.0, 1
-            elif role in SWITCH_ROLES and (fabric_name, role) in tiers:
+            if module and catalog.transceivers[module].reach_m < record["length_m"] - 1e-9:
+                summary.beyond_reach.append((fabric_name, segment, module, record["length_m"]))
+            if record["media"] == "fiber" and not module:
+                summary.fiber_rows_without_module += 1
+            location = None
+            if role in SWITCH_ROLES and (fabric_name, role) in tiers:
                 tier = tiers[(fabric_name, role)]
                 switch = catalog.switches[tier.switch]
                 number = _port_number(port)
@@ -127,54 +124,41 @@ def summarize(plan, catalog, rows) -> CablingSummary:
                 native, _ = number
                 if native > tier.ports_per_switch:
                     summary.port_beyond_switch.append((fabric_name, device, port, tier.ports_per_switch))
-                uplink = end == "from"  # a switch on the from end faces up (leaf-spine, spine-core)
-                fixed_uplink = uplink and switch.uplink_ports and native > switch.ports
-                if segment in ("local", "global"):
-                    split = 1
-                elif uplink:
-                    split = 1
-                else:
-                    rate = endpoint_gbps[fabric_name] if link.from_ not in SWITCH_ROLES else link.gbps
-                    split = max(port_split_ways(switch.port_gbps, rate, switch.split), 1)
                 key = (fabric_name, device, native)
                 links_on_native[key] += 1
-                # A native port carries as many links as it splits into at the link's rate; up ports
-                # and dragonfly router-router ports one.
-                native_limit[key] = (
-                    1 if uplink or segment in ("local", "global")
-                    else max(port_split_ways(switch.port_gbps, link.gbps, switch.split), 1)
-                )
+                # A native port carries as many links as the tier splits it into: down ports
+                # tier.split, up ports tier.up_split (a switch on the from end faces up), router
+                # links one.
+                if segment in ("local", "global"):
+                    native_limit[key] = 1
+                elif end == "from":
+                    native_limit[key] = tier.up_split
+                else:
+                    native_limit[key] = tier.split
                 summary.native_ports_used[(fabric_name, role)] += links_on_native[key] == 1
-                if fixed_uplink:
+                if switch.uplink_ports and native > switch.ports:
                     location = (device, "uplink", native)
-                    module_gbps, per_module = switch.uplink_gbps, 1
                 else:
                     location = (device, "cage", (native - 1) // switch.ports_per_cage)
-                    module_gbps, per_module = switch.port_gbps * switch.ports_per_cage, switch.ports_per_cage * split
-            else:
+            elif port != MANAGEMENT_PORT and not port.startswith(f"{MANAGEMENT_PORT}"):
                 match = NIC_PORT.fullmatch(port)
-                nic = match.group(2) if match else port
-                location = (device, f"{fabric_name}-nic", nic)
-                module_gbps, per_module = link.gbps * fabric.planes, fabric.planes
-            if fiber_row and location is not None:
-                longest = max(record["length_m"], locations.get(location, (0, 0, 0.0))[2])
-                preferred = lower_fiber if end == "to" else None
-                locations[location] = (module_gbps, per_module, longest, preferred)
-                if end == "from":
-                    lower = module_for_port(catalog.transceivers, module_gbps, per_module, record["length_m"])
-                    lower_fiber = lower.fiber if lower else None
+                if match:
+                    nic_fabric, native = match.group(1), int(match.group(2))
+                    nic = system.nic(nic_fabric) if system is not None and role == "node" else None
+                    per_cage = nic.ports_per_cage if nic is not None else 1
+                    location = (device, nic_fabric, (native - 1) // per_cage)
+            if location is not None and module:
+                locations[location].add(module)
     summary.twice = [(device, port, count) for (device, port), count in uses.items() if count > 1]
     summary.native_port_overuse = [
         (key[0], key[1], key[2], count, native_limit[key])
         for key, count in links_on_native.items() if count > native_limit[key]
     ]
-    for module_gbps, per_module, length_m, preferred in locations.values():
-        module = module_for_port(catalog.transceivers, module_gbps, per_module, length_m, fiber=preferred)
-        if module is None:
-            summary.locations_without_module += 1
-        else:
-            summary.module_locations += 1
-            summary.modules_by_part[module.slug] += 1
+    for location, modules in locations.items():
+        if len(modules) > 1:
+            summary.cages_with_two_modules.append((location, sorted(modules)))
+        summary.module_locations += 1
+        summary.modules_by_part[min(modules)] += 1
     return summary
 
 

@@ -6,6 +6,7 @@
 - `thorough`: ten times the examples, still derandomized (HYPOTHESIS_PROFILE=thorough).
 - `dev`: random examples, for hunting new failures (HYPOTHESIS_PROFILE=dev; the cabling tests
   keep their shared seed).
+- `quick`: 30 examples and no shrinking, for a first look (HYPOTHESIS_PROFILE=quick).
 
     env -u DATABASE_URL .venv/bin/python -m pytest -q -p no:cacheprovider tests/properties
     HYPOTHESIS_PROFILE=thorough env -u DATABASE_URL .venv/bin/python -m pytest -q tests/properties
@@ -17,7 +18,7 @@ are plain tests in test_known_violations.py.
 
 import os
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 CI_EXAMPLES = 400
 """Planned scenarios per invariant test under the ci profile."""
@@ -31,4 +32,7 @@ _COMMON = dict(
 settings.register_profile("ci", max_examples=CI_EXAMPLES, derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=10 * CI_EXAMPLES, derandomize=True, **_COMMON)
 settings.register_profile("dev", max_examples=CI_EXAMPLES, derandomize=False, **_COMMON)
+settings.register_profile(
+    "quick", max_examples=30, derandomize=True, phases=[Phase.explicit, Phase.generate], **_COMMON
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

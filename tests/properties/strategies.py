@@ -299,12 +299,5 @@ def plan_or_reject(document: dict):
     return plan, catalog
 
 
-def rack_units_of(catalog) -> dict[str, int]:
-    """Device heights by slug, as the cabling export gives them (`plan_export_cabling_lines`)."""
-    units = {slug: part.rack_units for slug, part in catalog.storage_systems.items()}
-    units.update((slug, part.rack_units) for slug, part in catalog.switches.items())
-    return units
-
-
 def rows_of(plan, catalog) -> list[tuple]:
-    return list(cabling_rows(plan, rack_units=rack_units_of(catalog), cables=catalog.cables))
+    return list(cabling_rows(plan, catalog))

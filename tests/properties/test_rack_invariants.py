@@ -71,10 +71,6 @@ NETWORK_RACK_OVER_MAX_WEIGHT = {
 }
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pack_equipment limits network, storage and management racks by the rack type's static "
-    "load only: NETWORK_RACK_OVER_MAX_WEIGHT puts 23 QM9700 (340 kg) in a network rack under "
-    "racks.max_weight_kg 300"))
 @example(NETWORK_RACK_OVER_MAX_WEIGHT)
 @given(scenarios())
 def test_support_racks_within_racks_max_weight_kg(document):

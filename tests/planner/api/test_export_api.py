@@ -31,7 +31,7 @@ def test_saved_scenario_exports(user_api, export_format, content_type):
 def test_posted_document_exports(api):
     response = api.post("/api/v1/plan/export.csv", DOCUMENT, format="json")
     assert response.status_code == 200
-    assert response.content.decode().splitlines()[0].startswith("category,sku,description,quantity")
+    assert response.content.decode().splitlines()[0].startswith("category,sku,description,length_m,quantity")
 
 
 def test_unknown_format_is_400_naming_format(user_api):
