@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from fabric.solver.cabling_racks import DevicePlace
-from fabric.solver.cabling_wiring import FabricWiring, WiredGroup, nic_port
-from fabric.solver.media import LinkChoice, link_choice_steps, stock_lengths_m
+from fabric.solver.cabling_wiring import FabricWiring, WiredGroup
+from fabric.solver.media import stock_lengths_m
 from fabric.solver.results import LinkResult
 from power.solver.cabling_distance import IN_RACK_LATERAL_M
 

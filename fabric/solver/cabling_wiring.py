@@ -3,7 +3,6 @@ fabric engine's counts, one plane at a time (see `fabric.solver.cabling` for the
 """
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,8 +102,6 @@ class FabricWiring:
             self.groups.append(WiredGroup(link.from_, count, ports, first, link))
             first += per_plane
         self.endpoint_links = first
-        if result.dragonfly is not None and "router" in self.tiers:
-            self.ports["router"] = self._router_ports(self.tiers["router"])
         self.rails = max(result.rails, 1) if result.topology != "dragonfly" else 1
         self.ports_per_node = max(self.groups[0].ports if self.groups else 1, 1)
         self.nodes = nodes
@@ -134,19 +131,6 @@ class FabricWiring:
         self._clos()
         self._network_offsets()
         self._places: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-
-    def _router_ports(self, tier: TierResult) -> TierPorts:
-        """A router's terminal ports: its terminal links split the fewest ways that give the
-        native ports the tier counts (ports used = terminal ports + 2 x (local + global) links)."""
-        shape = self.result.dragonfly
-        local = shape.groups * shape.routers_per_group * (shape.routers_per_group - 1) // 2
-        global_ = shape.groups * (shape.groups - 1) // 2 * shape.global_links_per_group_pair
-        terminal_ports = tier.ports_used // self.planes - 2 * (local + global_)
-        split = next(
-            (ways for ways in SPLIT_WAYS if math.ceil(self.endpoint_links / ways) == terminal_ports), 1
-        )
-        terminals = shape.terminals_per_router
-        return TierPorts(math.ceil(terminals / split), split, terminals, tier.up_links_per_switch)
 
     # -- shape -----------------------------------------------------------------------------
 
@@ -240,6 +224,10 @@ class FabricWiring:
             net_index = index[networked] - (self.in_racks if role == self.edge_role else 0)
             m = plane[networked] * self.network_per_plane[role] + net_index
             ranks = self.network_ranks(role, tier.switch, np.arange(self.planes * self.network_per_plane[role]))
+            if not len(ranks):  # the racks hold none of this tier's switches: places not known
+                self._places[role] = (number, u, nn)
+                return self._places[role]
+            m = np.minimum(m, len(ranks) - 1)
             n = ranks[m]
             rack, slot, usable, units_above, _ = racks.locate_arrays("network", self.name, tier.switch, n)
             found = racks.numbers("network", rack)
@@ -265,36 +253,9 @@ class FabricWiring:
 
     # -- links -----------------------------------------------------------------------------
 
-    def edge(self, j: int) -> tuple[int, int]:
-        """Edge switch (index in its plane) and down link of endpoint link j."""
-        down, rails = self.down, self.rails
-        topology = self.result.topology
-        if topology == "dragonfly":
-            terminals = self.result.dragonfly.terminals_per_router
-            return j // terminals, j % terminals
-        if topology == "rail_only":
-            rail, position = j % rails, j // rails
-            if self.result.tier_count == 1:
-                return rail, position
-            return rail * self.leaves_per_tree + position // down, position % down
-        if self.single:
-            return 0, j
-        if self.top_of_rack:
-            per_node = self.ports_per_node
-            node_links = self.nodes * per_node
-            if j >= node_links:
-                other = j - node_links
-                return self.in_racks + other // down, other % down
-            node, port = divmod(j, per_node)
-            rack, local = divmod(node, self.nodes_per_rack)
-            rack_link = local * per_node + port
-            return rack * self.leaves_per_rack + rack_link // down, rack_link % down
-        position, rail = divmod(j, rails)
-        unit, slot = divmod(position, down)
-        return unit * rails + rail, slot
-
     def edge_arrays(self, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`edge` for an array of endpoint links j."""
+        """Edge switch (index in its plane) and down link of each endpoint link j (the rules in
+        `fabric.solver.cabling`)."""
         down, rails = self.down, self.rails
         topology = self.result.topology
         if topology == "dragonfly":
@@ -322,8 +283,8 @@ class FabricWiring:
         return unit * rails + rail, slot
 
     def tree_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """`tree_links` as arrays for the links numbered `index` in that order: (leaf, leaf
-        uplink, spine, spine down link), one plane."""
+        """Leaf-spine links numbered `index`, one plane: (leaf, leaf uplink, spine, spine down
+        link); leaf l's uplink k goes to spine k // m of its pod, m links per pair."""
         per_pair, uplinks = self.leaf_spine_per_pair, self.leaf_uplinks
         if not per_pair:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
@@ -335,8 +296,8 @@ class FabricWiring:
                 in_pod * per_pair + uplink % per_pair)
 
     def core_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """`core_links` as arrays for the links numbered `index`: (spine, spine uplink, core, core
-        down link), one plane."""
+        """Spine-core links numbered `index`, one plane: (spine, spine uplink, core, core down
+        link); spine i of pod o sends uplink k to core k // m' of core group i."""
         if not self.cores_per_tree:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
         per_pair, uplinks = self.spine_core_per_pair, self.spine_uplinks
@@ -346,32 +307,6 @@ class FabricWiring:
         core = in_pod * self.cores_per_group + uplink // per_pair
         return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core,
                 pod * per_pair + uplink % per_pair)
-
-    def tree_links(self) -> Iterator[tuple[int, int, int, int, int]]:
-        """Leaf-spine links of one plane: (leaf, leaf uplink, spine, spine down link, tree)."""
-        per_pair, uplinks = self.leaf_spine_per_pair, self.leaf_uplinks
-        if not per_pair:
-            return
-        for tree in range(self.trees):
-            for leaf in range(self.leaves_per_tree):
-                pod, in_pod = divmod(leaf, self.leaves_per_pod)
-                for uplink in range(uplinks):
-                    spine = pod * self.spines_per_pod + uplink // per_pair
-                    yield (tree * self.leaves_per_tree + leaf, uplink,
-                           tree * self.spines_per_tree + spine, in_pod * per_pair + uplink % per_pair, tree)
-
-    def core_links(self) -> Iterator[tuple[int, int, int, int]]:
-        """Spine-core links of one plane: (spine, spine uplink, core, core down link)."""
-        if not self.cores_per_tree:
-            return
-        per_pair = self.spine_core_per_pair
-        for tree in range(self.trees):
-            for spine in range(self.spines_per_tree):
-                pod, in_pod = divmod(spine, self.spines_per_pod)
-                for uplink in range(self.spine_uplinks):
-                    core = in_pod * self.cores_per_group + uplink // per_pair
-                    yield (tree * self.spines_per_tree + spine, uplink,
-                           tree * self.cores_per_tree + core, pod * per_pair + uplink % per_pair)
 
     def router_ports(self) -> tuple[int, int, int]:
         """Native ports of a router's terminals, and its first local and global port index."""

@@ -19,7 +19,6 @@ from fabric.solver.clos import (
 from fabric.solver.layout import (
     FabricContext,
     PlaneLayout,
-    PortEnd,
     SegmentLayout,
     TierLayout,
     switch_end,

@@ -150,10 +150,7 @@ def _fabrics_and_racks(
         )
 
     def racks_for(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksAndPower:
-        optics_kw = optics_kw_by_device(fabrics)
-        if reserve:
-            optics_kw = {device: max(optics_kw.get(device, 0.0), reserve.get(device, 0.0))
-                         for device in optics_kw.keys() | reserve.keys()}
+        optics_kw = racks_optics_kw(reserve, fabrics) if reserve else optics_kw_by_device(fabrics)
         rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
         return racks_and_power(
             compute.total_nodes, rated, scenario.racks, scenario.facility, catalog,
@@ -180,33 +177,51 @@ def _fabrics_and_racks(
     counted = counted_racks = reserve = None
     seen: set = set()
     for _ in range(CABLING_ROUNDS):
+        key = placement_key(facility.racks)
+        if key in seen and reserve is None:
+            # The counts and PDUs alternate between packings: from now on pack for the largest
+            # optics counted, which only grows, so the packing settles.
+            reserve = optics_kw_by_device(counted) if counted else {}
+        seen.add(key)
+        if top_of_rack and facility.racks.nodes_per_rack != nodes_per_rack:
+            # The optics as counted changed the systems per rack: the top-of-rack leaves follow.
+            nodes_per_rack = facility.racks.nodes_per_rack
+            fabrics = plan(pdus)
+            facility, counted = racks_for(fabrics, reserve), None
+            continue
         if oob and rack_pdu_counts(facility.racks) != pdus:
             pdus = rack_pdu_counts(facility.racks)
             fabrics = plan(pdus, all_but_oob(fabrics))
-            facility, counted = racks_for(fabrics, reserve), None
+            # The other fabrics' optics as last counted, oob's as planned: pack with them.
+            facility = racks_for({**counted, "oob": fabrics["oob"]} if counted else fabrics, reserve)
+            counted = None
             continue
-        if not fabrics or (counted is not None and placement_key(counted_racks) == placement_key(facility.racks)):
+        if not fabrics or (counted is not None and placement_key(counted_racks) == key):
             break
-        if placement_key(facility.racks) in seen:
-            # The counts alternate between two packings: pack for the larger optics from now on.
-            reserve = reserve or {}
-        seen.add(placement_key(facility.racks))
         counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
         counted_racks = facility.racks
         if reserve is not None:
-            reserve = {device: max(kw, reserve.get(device, 0.0)) for device, kw in optics_kw_by_device(counted).items()}
+            reserve = {device: max(kw, reserve.get(device, 0.0))
+                       for device, kw in {**reserve, **optics_kw_by_device(counted)}.items()}
         facility = racks_for(counted, reserve)
     if fabrics and (counted is None or placement_key(counted_racks) != placement_key(facility.racks)):
         counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
     if reserve:
-        margin_kw = sum(reserve.values()) - sum(optics_kw_by_device(counted).values())
+        margin_kw = sum(racks_optics_kw(reserve, counted).values()) - sum(optics_kw_by_device(counted).values())
         if margin_kw > 1e-9:
             facility.warnings.append(
                 f"The optics' power moved switches between racks from one count of the cables to the "
-                f"next: the racks are packed and powered for the larger count, {margin_kw:,.2f} kW more "
+                f"next: the racks are packed and powered for the largest count, {margin_kw:,.2f} kW more "
                 f"than the modules the cabling plan holds."
             )
     return (counted if fabrics else fabrics), facility
+
+
+def racks_optics_kw(reserve: dict[str, float], counted: dict[str, FabricResult]) -> dict[str, float]:
+    """The optics' power [kW] the racks are packed for: the counted, or the reserve where larger."""
+    optics_kw = optics_kw_by_device(counted)
+    return {device: max(optics_kw.get(device, 0.0), reserve.get(device, 0.0))
+            for device in optics_kw.keys() | reserve.keys()}
 
 
 def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:

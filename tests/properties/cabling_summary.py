@@ -80,12 +80,6 @@ def summarize(plan, catalog, rows) -> CablingSummary:
         summary.by_cable_and_stock_length = Counter()
     fabrics = plan.fabrics or {}
     tiers = {(name, tier.role): tier for name, fabric in fabrics.items() for tier in fabric.tiers}
-    links = {(name, link.segment): link for name, fabric in fabrics.items() for link in fabric.links}
-    # The rate of a fabric's endpoint links (one plane): what its leaves' down ports are split for.
-    endpoint_gbps = {
-        name: max((link.gbps for link in fabric.links if link.from_ not in SWITCH_ROLES), default=0.0)
-        for name, fabric in fabrics.items()
-    }
     uses: Counter = Counter()
     links_on_native: Counter = Counter()
     native_limit: dict = {}
@@ -112,7 +106,7 @@ def summarize(plan, catalog, rows) -> CablingSummary:
             role = match.group(1) if match else device
             if module and catalog.transceivers[module].reach_m < record["length_m"] - 1e-9:
                 summary.beyond_reach.append((fabric_name, segment, module, record["length_m"]))
-            if record["media"] == "fiber" and not module:
+            if record["media"] == "fiber" and record["cable"] and not module:
                 summary.fiber_rows_without_module += 1
             location = None
             if role in SWITCH_ROLES and (fabric_name, role) in tiers:

@@ -6,7 +6,8 @@
 - `thorough`: ten times the examples, still derandomized (HYPOTHESIS_PROFILE=thorough).
 - `dev`: random examples, for hunting new failures (HYPOTHESIS_PROFILE=dev; the cabling tests
   keep their shared seed).
-- `quick`: 30 examples and no shrinking, for a first look (HYPOTHESIS_PROFILE=quick).
+- `quick`: 30 examples and no shrinking, for a first look (HYPOTHESIS_PROFILE=quick);
+  `unshrunk`: the ci examples without shrinking, to see a failure fast.
 
     env -u DATABASE_URL .venv/bin/python -m pytest -q -p no:cacheprovider tests/properties
     HYPOTHESIS_PROFILE=thorough env -u DATABASE_URL .venv/bin/python -m pytest -q tests/properties
@@ -34,5 +35,8 @@ settings.register_profile("thorough", max_examples=10 * CI_EXAMPLES, derandomize
 settings.register_profile("dev", max_examples=CI_EXAMPLES, derandomize=False, **_COMMON)
 settings.register_profile(
     "quick", max_examples=30, derandomize=True, phases=[Phase.explicit, Phase.generate], **_COMMON
+)
+settings.register_profile(
+    "unshrunk", max_examples=CI_EXAMPLES, derandomize=True, phases=[Phase.explicit, Phase.generate], **_COMMON
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -4,7 +4,6 @@ import math
 
 from hypothesis import given
 
-from fabric.solver.ports import port_split_ways
 from tests.properties.strategies import plan_or_reject, scenarios
 
 TOLERANCE = 1e-9

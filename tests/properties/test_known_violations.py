@@ -1,7 +1,6 @@
 """The smallest scenarios the property tests found breaking an invariant, kept as plain tests
 named after what they show (the engine has since been fixed for each)."""
 
-from collections import Counter
 
 import pytest
 

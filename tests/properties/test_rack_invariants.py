@@ -1,6 +1,5 @@
 """Invariants of rack packing: every rack within its rack units, power, cooling and weight."""
 
-import pytest
 from hypothesis import example, given
 
 from tests.properties.strategies import plan_or_reject, scenarios

@@ -102,7 +102,7 @@ def test_it_kw_by_category_adds_up_and_is_what_the_racks_draw(document):
         fabric.switch_power_kw + sum(kw for device, kw in fabric.optics_power_kw_by_device.items() if device in switches)
         for fabric in (plan.fabrics or {}).values()
     )
-    if any("packed and powered for the larger count" in warning for warning in plan.warnings):
+    if any("packed and powered for the largest count" in warning for warning in plan.warnings):
         # counts alternated between two packings: the racks carry the larger optics
         assert power.it_kw_by_category["network"] >= network * (1 - 1e-9)
     else:
@@ -112,14 +112,18 @@ def test_it_kw_by_category_adds_up_and_is_what_the_racks_draw(document):
 
 @given(scenarios())
 def test_fabric_transceivers_and_cables_add_up(document):
-    """fabric.transceivers = sum of transceiver_parts = sum of the links' transceivers;
-    cables_by_media totals = sum of the link counts; each link's media_counts add up to its
-    count; the tiers' power is switch_power_kw."""
+    """fabric.transceivers = sum of transceiver_parts, at most the links' (a cage whose links are
+    of two segments, a leaf's last down and first up port, holds one module); cables_by_media
+    totals = sum of the link counts, less the links no catalog cable reaches (the plan warns);
+    each link's media_counts add up to its count; the tiers' power is switch_power_kw."""
     plan, _ = plan_or_reject(document)
     for name, fabric in (plan.fabrics or {}).items():
         assert fabric.transceivers == sum(part.quantity for part in fabric.transceiver_parts), name
-        assert fabric.transceivers == sum(link.transceivers for link in fabric.links), name
-        assert sum(fabric.cables_by_media().values()) == sum(link.count for link in fabric.links), name
+        assert fabric.transceivers <= sum(link.transceivers for link in fabric.links), name
+        missing = sum(link.count for link in fabric.links) - sum(fabric.cables_by_media().values())
+        assert missing >= 0, name
+        if missing:
+            assert any("counted without a cable" in warning for warning in fabric.media_warnings), name
         for link in fabric.links:
             assert sum(link.media_counts.values()) == link.count, (name, link)
         assert fabric.switch_power_kw == approx(sum(tier.power_kw for tier in fabric.tiers)), name
