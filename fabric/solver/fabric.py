@@ -124,8 +124,11 @@ def plan_fabrics(
             groups.extend(management_endpoints(
                 group for result in results.values() for group in result.switch_groups()
             ))
+        # Top-of-rack leaves serve the systems in their racks: without systems on this fabric
+        # (storage systems only, say), its leaves stand in network racks.
+        in_racks = nodes_per_rack if groups[0] is not None else None
         results[name] = plan_fabric(
-            name, spec, groups, catalog, nodes_per_rack=nodes_per_rack, gpus_per_node=system.gpus,
+            name, spec, groups, catalog, nodes_per_rack=in_racks, gpus_per_node=system.gpus,
         )
     return results
 

@@ -137,9 +137,7 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
 
 def _leaf_count(context: FabricContext, leaf: SwitchPorts, rails: int | None) -> LeafCount:
     primary = context.endpoints[0]
-    if context.spec.leaf_placement == "top_of_rack" and rails is None:
-        if not context.nodes_per_rack:
-            raise ValueError("top-of-rack placement needs the systems per rack")
+    if context.spec.leaf_placement == "top_of_rack" and rails is None and context.nodes_per_rack:
         other = context.endpoint_links - primary.count * primary.ports_per_endpoint
         return top_of_rack_leaf_count(
             primary.count, primary.ports_per_endpoint, context.nodes_per_rack, other, leaf.down_links
@@ -254,6 +252,11 @@ def _layout(
 def _warnings(context, counts, leaves, leaf, spine, top_of_rack) -> list[str]:
     name, spec = context.name, context.spec
     warnings = []
+    if spec.leaf_placement == "top_of_rack" and not context.nodes_per_rack:
+        warnings.append(
+            f"The {name} fabric's leaves stand in network racks, not at the top of compute racks: no "
+            f"system has {name} ports, only the devices in other racks."
+        )
     if counts.tiers == 3 and counts.last_pod_leaves < counts.leaves_per_pod:
         warnings.append(
             f"The {name} fabric's pods are unbalanced: the last of {counts.pods} pods has "

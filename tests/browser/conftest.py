@@ -66,3 +66,12 @@ def signed_in(page, live_server, architect):
     page.click("button[type=submit].primary")
     page.wait_for_url(f"{live_server.url}/scenarios/")
     return page
+
+
+@pytest.fixture(autouse=True)
+def plain_static_names(settings):
+    """The live server serves static files from the apps' folders by their plain names; the
+    hashed names of a collected manifest (scripts/setup) are whitenoise's, under gunicorn."""
+    settings.STORAGES = {
+        **settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

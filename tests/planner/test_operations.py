@@ -44,6 +44,8 @@ def test_check_deploy_passes_with_the_documented_https_settings(tmp_path):
         "DJANGO_SECRET_KEY": "k" * 20 + "-a-long-random-secret-" + "z" * 30, "PLANNER_VAR_DIR": str(tmp_path),
     }
     environment.pop("DJANGO_DEBUG", None)
+    # The browser tests' live server sets this in the test process; a deployment never does.
+    environment.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT, env=environment, capture_output=True, text=True,
