@@ -8,19 +8,13 @@ rack or per device, so the index costs no more for 10,000 racks than for 10.
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from power.solver.cabling_distance import RackPosition
 
 DEFAULT_RACK_UNITS = 1
 """For a device whose height is not given."""
-CACHE_SIZE = 128
-"""Entries of each per-plan cache (rack positions, switch places, lengths): bounded whatever the
-plan's size, and more than the devices one stretch of rows touches (the rails of a unit, the
-spines of a pod)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +90,6 @@ class RackIndex:
                     slot += segment.count
                     x_m += width * segment.count
         self.positions = floor is not None
-        self.position = lru_cache(maxsize=CACHE_SIZE)(self._position)
         self._slots = np.array(self.network_slots, dtype=np.int64)
         self._runs = {
             kind: (np.array(starts, dtype=np.int64), np.array([run[0] for run in self.floor_runs[kind]]))
@@ -168,20 +161,6 @@ class RackIndex:
             return unknown, unknown, np.zeros(len(numbers)), np.zeros(len(numbers))
         known = np.where((numbers >= 1) & (numbers < len(self._row)), numbers, 0)
         return self._row[known], self._slot[known], self._x[known], self._y[known]
-
-    def group(self, kind: str, index: int) -> Any:
-        starts = self.group_starts.get(kind)
-        if not starts:
-            return None
-        return self.group_runs[kind][bisect_right(starts, index) - 1]
-
-    def _position(self, number: int) -> RackPosition | None:
-        if not self.positions or number < 1:
-            return None
-        at = bisect_right(self.number_starts, number) - 1
-        row, slot, x_m, width, y_m = self.number_runs[at]
-        offset = number - self.number_starts[at]
-        return RackPosition(row, slot + offset, x_m + width * offset, y_m)
 
     def locate(self, kind: str, fabric: str, slug: str, n: int) -> tuple[int, int, Any] | None:
         """The rack (index among its kind) and the slot among the `slug` units in that rack of

@@ -462,10 +462,10 @@ def test_rack_numbers_and_positions_are_the_floor_layouts(catalog):
     index = RackIndex(plan.racks, {})
     positions = list(rack_positions(plan.racks.floor))
     assert len(positions) == plan.racks.total
-    for number, (_, position) in enumerate(positions, start=1):
-        found = index.position(number)
-        assert (found.row, found.slot) == (position.row, position.slot)
-        assert (found.x_m, found.y_m) == pytest.approx((position.x_m, position.y_m))
+    rows, slots, xs, ys = index.position_arrays(list(range(1, len(positions) + 1)))
+    for number, (_, position) in enumerate(positions):
+        assert (rows[number], slots[number]) == (position.row, position.slot)
+        assert (xs[number], ys[number]) == pytest.approx((position.x_m, position.y_m))
     kinds = Counter(kind for kind, _ in positions)
     for kind, count in kinds.items():
         numbers = [index.number(kind, rack) for rack in range(count)]
