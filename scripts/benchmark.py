@@ -26,7 +26,7 @@ from fabric.solver.fabric import plan_fabric  # noqa: E402
 from planner.catalog import catalog_snapshot_from_files  # noqa: E402
 from planner.solver.bom import PartCount  # noqa: E402
 from planner.solver.errors import ScenarioError  # noqa: E402
-from fabric.solver.cabling import counted_fabrics  # noqa: E402
+from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from planner.solver.pipeline import optics_kw_by_device, plan_scenario, validate_scenario  # noqa: E402
 from power.solver.power_plan import racks_and_power  # noqa: E402
 

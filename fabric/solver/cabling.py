@@ -89,13 +89,12 @@ are not known. Its medium, cable and the transceiver each end needs follow from 
 (`media.link_choice`); it is bought in the shortest stock length that covers it (cables made to
 length in order steps, `media.order_lengths_m`); a cage holds one module, of the longest reach
 its links need. The arithmetic runs on arrays of links (`cabling_links`), and the bill of
-materials counts the same arrays (`counted_fabrics`): the BOM's cables, per part and stock
+materials counts the same arrays (`cabling_counts.counted_fabrics`): the BOM's cables, per part and stock
 length, and its transceivers, one per cage used, are these rows added up.
 """
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -105,9 +104,8 @@ from fabric.solver.cabling_links import CHUNK_LINKS, NO_MODULE, LinkEnds, count_
 from fabric.solver.cabling_racks import DevicePlace, RackIndex, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
-from fabric.solver.figures import W_PER_KW
 from fabric.solver.media import link_choice_steps
-from fabric.solver.results import CableCount, FabricResult, LinkResult, PartQuantity
+from fabric.solver.results import LinkResult
 from storage.solver.tiers import storage_endpoint_groups
 
 if TYPE_CHECKING:
@@ -486,55 +484,6 @@ class _Cabling:
     def _modules(self, cage_modules: np.ndarray, needs: np.ndarray) -> list[str]:
         """The module part in each link's cage ("" where the link needs none)."""
         return [self.module_order[rank] if need != NO_MODULE else "" for rank, need in zip(cage_modules, needs)]
-
-
-@dataclass(frozen=True)
-class CabledPlan:
-    """What the cabling plan reads of a plan (a `Plan` has all of it), for counting cables
-    before the plan is assembled."""
-
-    fabrics: dict[str, FabricResult]
-    racks: Any
-    compute: Any
-    storage: Any = None
-    inputs: Any = None
-
-
-def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
-    """The plan's fabrics with their cables, transceivers and optics power as the cabling plan's
-    rows add up (`cabling_links.count_fabric`): one cable per row, by part and stock length;
-    one module per cage the rows' ends use; media and lengths as measured."""
-    if not plan.fabrics:
-        return {}
-    cabling = _Cabling(plan, catalog)
-    counted = {}
-    for fabric in cabling.fabrics:
-        total = count_fabric(cabling, fabric_segments(cabling, fabric))
-        by_link = {id(count.link_of): count for count in total.segments}
-        links = [by_link[id(link)].link if id(link) in by_link else link for link in fabric.result.links]
-        cables: dict[tuple, int] = {}
-        for count in total.segments:
-            for key, number in count.cables.items():
-                cables[key] = cables.get(key, 0) + number
-        tiers = tuple(
-            replace(tier, ports_used=total.ports_used.get(f"tier:{tier.role}", tier.ports_used),
-                    ports_free=tier.switches * tier.ports_per_switch - tier.ports_reserved
-                    - total.ports_used.get(f"tier:{tier.role}", tier.ports_used))
-            for tier in fabric.result.tiers
-        )
-        counted[fabric.name] = replace(
-            fabric.result,
-            tiers=tiers,
-            links=tuple(links),
-            cables=tuple(CableCount(media, cable, length_m, number)
-                         for (media, cable, length_m), number in sorted(cables.items(), key=str)),
-            transceivers=sum(total.modules.values()),
-            transceiver_parts=tuple(PartQuantity(sku, number) for sku, number in sorted(total.modules.items())),
-            optics_power_kw=sum(total.optics_w.values()) / W_PER_KW,
-            optics_power_kw_by_device={device: watts / W_PER_KW for device, watts in total.optics_w.items()},
-            media_warnings=tuple(warning for count in total.segments for warning in count.warnings),
-        )
-    return counted
 
 
 def cabling_rows(plan: Any, catalog: "CatalogSnapshot") -> Iterator[tuple]:

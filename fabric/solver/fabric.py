@@ -296,7 +296,7 @@ def _segment_links(
     upper end, all planes, every link at the assumed length (`LinkLengthsSpec`), by the rule each
     placed cable follows (`media.link_choice`); and warnings where the catalog has none. Once the
     racks stand on the floor, the cabling plan counts each placed cable instead
-    (`cabling.counted_fabrics`)."""
+    (`cabling_counts.counted_fabrics`)."""
     links = segment.links * planes
     choice = link_choice(segment.length_m, segment.gbps, segment.lower, segment.upper, catalog.cables,
                          catalog.transceivers, spec.optical_media)

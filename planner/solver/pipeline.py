@@ -3,7 +3,7 @@
 from dataclasses import replace
 from typing import Any
 
-from fabric.solver.cabling import CabledPlan, counted_fabrics
+from fabric.solver.cabling_counts import CabledPlan, counted_fabrics
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
@@ -120,7 +120,7 @@ def _fabrics_and_racks(
     and pack again until the systems per rack agree. Then plan the fabrics with the PDUs of the
     last packing on oob, pack, and repeat (only oob is planned again when only the PDUs
     changed) until the packing gives back the PDUs oob was planned with. Then every cable is
-    placed on the floor and counted (`cabling.counted_fabrics`: the BOM's cables and optics
+    placed on the floor and counted (`cabling_counts.counted_fabrics`: the BOM's cables and optics
     are the cabling plan's rows), and the racks are packed again with the optics' power as
     counted, until the packing places every device where the cables were measured
     (`placement_key`) with the PDUs oob serves. Each round can only add switches, racks and

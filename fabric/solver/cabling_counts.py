@@ -1,0 +1,63 @@
+"""The bill of materials' cables and transceivers as the cabling plan lays them: every fabric
+with its cables, modules and optics power added up from the rows (`cabling_links.count_fabric`).
+"""
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from fabric.solver.cabling import _Cabling
+from fabric.solver.cabling_links import count_fabric, fabric_segments
+from fabric.solver.figures import W_PER_KW
+from fabric.solver.results import CableCount, FabricResult, PartQuantity
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
+
+
+@dataclass(frozen=True)
+class CabledPlan:
+    """What the cabling plan reads of a plan (a `Plan` has all of it), for counting cables
+    before the plan is assembled."""
+
+    fabrics: dict[str, FabricResult]
+    racks: Any
+    compute: Any
+    storage: Any = None
+    inputs: Any = None
+
+
+def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
+    """The plan's fabrics with their cables, transceivers and optics power as the cabling plan's
+    rows add up (`cabling_links.count_fabric`): one cable per row, by part and stock length;
+    one module per cage the rows' ends use; media and lengths as measured."""
+    if not plan.fabrics:
+        return {}
+    cabling = _Cabling(plan, catalog)
+    counted = {}
+    for fabric in cabling.fabrics:
+        total = count_fabric(cabling, fabric_segments(cabling, fabric))
+        by_link = {id(count.link_of): count for count in total.segments}
+        links = [by_link[id(link)].link if id(link) in by_link else link for link in fabric.result.links]
+        cables: dict[tuple, int] = {}
+        for count in total.segments:
+            for key, number in count.cables.items():
+                cables[key] = cables.get(key, 0) + number
+        tiers = tuple(
+            replace(tier, ports_used=total.ports_used.get(f"tier:{tier.role}", tier.ports_used),
+                    ports_free=tier.switches * tier.ports_per_switch - tier.ports_reserved
+                    - total.ports_used.get(f"tier:{tier.role}", tier.ports_used))
+            for tier in fabric.result.tiers
+        )
+        counted[fabric.name] = replace(
+            fabric.result,
+            tiers=tiers,
+            links=tuple(links),
+            cables=tuple(CableCount(media, cable, length_m, number)
+                         for (media, cable, length_m), number in sorted(cables.items(), key=str)),
+            transceivers=sum(total.modules.values()),
+            transceiver_parts=tuple(PartQuantity(sku, number) for sku, number in sorted(total.modules.items())),
+            optics_power_kw=sum(total.optics_w.values()) / W_PER_KW,
+            optics_power_kw_by_device={device: watts / W_PER_KW for device, watts in total.optics_w.items()},
+            media_warnings=tuple(warning for count in total.segments for warning in count.warnings),
+        )
+    return counted
