@@ -64,7 +64,8 @@ def top_of_rack_leaf_count(
     last_rack_leaves = math.ceil(last_rack_systems * links_per_system / down_links_per_leaf)
     in_racks = (racks - 1) * per_rack + last_rack_leaves if racks else 0
     network = math.ceil(other_links / down_links_per_leaf)
-    busiest = min(systems, systems_per_rack) * links_per_system if systems else other_links
+    # The fullest leaf: a full rack's, or one in the network racks serving the other endpoints.
+    busiest = max(min(systems, systems_per_rack) * links_per_system if systems else 0, other_links)
     fullest = min(down_links_per_leaf, busiest)
     links_per_system_on_leaf = min(links_per_system, down_links_per_leaf) if systems else 1
     return LeafCount(

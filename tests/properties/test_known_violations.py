@@ -83,3 +83,21 @@ def test_every_cable_of_the_cabling_plan_reaches_its_run(document, segment):
     _plan(document)
     beyond = summary_for(document).beyond_reach
     assert [row for row in beyond if row[1] == segment] == []
+
+
+def test_top_of_rack_leaves_cable_uplinks_for_the_fullest_leaf_in_the_network_racks_too():
+    """33 A800 servers, one per rack, 2 storage NICs each on top-of-rack QM8700 leaves; the DDN
+    systems' 8 links share a leaf in a network rack. Sized for the rack leaves' 2 links alone,
+    that leaf was 8:2 oversubscribed (the fabric delivered 1.21:1 where 1:1 was asked): every
+    leaf now cables uplinks for the fullest, 8 here."""
+    document = {
+        "name": "storage leaves at the top of racks", "compute": {"system": "a800-8", "nodes": 33},
+        "racks": {"cooling": "air", "power_budget_kw": 7.0, "power_feeds": "single"},
+        "storage": {"tiers": [{"system": "ddn-ai400x2", "serves": ["training_reads", "checkpoint_writes"]}],
+                    "read_gbytes_per_s_per_gpu": 0.1, "checkpoint_tb": 1, "checkpoint_write_s": 60, "dataset_tb": 10},
+        "fabrics": {"storage": {"switch": "qm8700", "leaf_placement": "top_of_rack", "spine_switch": "arista-7060x5-64"}},
+    }
+    plan, _ = _plan(document)
+    storage = plan.fabrics["storage"]
+    assert storage.oversubscription == 1.0
+    assert storage.tiers[0].up_links_per_switch == 8
