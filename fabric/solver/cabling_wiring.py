@@ -12,9 +12,6 @@ from fabric.solver.cabling_racks import DevicePlace, RackIndex
 from fabric.solver.endpoints import FABRIC_MANAGER
 from fabric.solver.results import FabricResult, LinkResult, TierResult
 
-SPLIT_WAYS = (1, 2, 4, 8)
-"""Ways a switch port may be split (the catalog's `split` options lie within these)."""
-
 
 def _port(index: int, split: int) -> str:
     """Down or up link `index` (from 0) on native ports split `split` ways: p17 or p17/2."""
