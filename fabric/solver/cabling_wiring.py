@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from fabric.solver.cabling_racks import DevicePlace, RackIndex
+from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m
 from fabric.solver.endpoints import FABRIC_MANAGER
 from fabric.solver.results import FabricResult, LinkResult, TierResult
 
@@ -128,6 +128,7 @@ class FabricWiring:
         self._clos()
         self._network_offsets()
         self._places: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._heights_m: dict[str, np.ndarray] = {}
 
     # -- shape -----------------------------------------------------------------------------
 
@@ -236,11 +237,13 @@ class FabricWiring:
         self._places[role] = (number, u, nn)
         return self._places[role]
 
-    def switch_places(self, role: str, plane: int, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Floor numbers and lowest U of a tier's switches `index` in `plane`."""
+    def switch_places(self, role: str, plane: int, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Floor numbers, lowest U and port heights [m] of a tier's switches `index` in `plane`."""
         number, u, _ = self._tier_places(role)
+        if role not in self._heights_m:
+            self._heights_m[role] = port_heights_m(u, self.racks.units_of(self.tiers[role].switch))
         at = plane * self.per_plane[role] + index
-        return number[at], u[at]
+        return number[at], u[at], self._heights_m[role][at]
 
     def switch_place(self, role: str, plane: int, index: int) -> DevicePlace:
         number, u, nn = self._tier_places(role)
