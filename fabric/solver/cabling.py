@@ -353,7 +353,7 @@ class _Cabling:
                 number, u, self.node_heights_m[slot], device, port, cage, cages=max(group.count * cages_per_device, 1),
                 devices=f"group:{group.name}", place=lambda index, _: self.node(index),
                 port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
-                holder=self.system_holder,
+                holder=self.system_holder, links_per_cage=per_cage,
             )
         placed = self._management_ends(fabric, group, plane, device, port)
         if placed is not None:
@@ -428,11 +428,11 @@ class _Cabling:
         spec = self.switches.get(tier.switch)
         per_cage = spec.ports_per_cage if spec is not None else 1
         if kind == "down":
-            native, name = link // ports.split, ports.down
+            native, name, split = link // ports.split, ports.down, ports.split
         elif kind == "up":
-            native, name = ports.down_ports + link // ports.up_split, ports.up
+            native, name, split = ports.down_ports + link // ports.up_split, ports.up, ports.up_split
         else:
-            native, name = link, lambda index: f"p{index + 1}"
+            native, name, split = link, lambda index: f"p{index + 1}", 1
         cages_per_switch = -(-tier.ports_per_switch // per_cage)
         device = plane * per_plane + switch
         return LinkEnds(
@@ -441,7 +441,7 @@ class _Cabling:
             native=device * tier.ports_per_switch + native, natives=max(fabric.planes * per_plane * tier.ports_per_switch, 1),
             place=lambda index, plane: fabric.switch_place(role, plane, index - plane * per_plane),
             port_name=lambda index, _: name(index),
-            holder=tier.switch,
+            holder=tier.switch, links_per_cage=per_cage * split,
         )
 
     def steps(self, fabric: str, link: LinkResult) -> tuple:

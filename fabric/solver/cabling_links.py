@@ -27,8 +27,11 @@ DM_PER_M = 10
 NO_MODULE = -1
 CHUNK_LINKS = 4_096
 """Links measured at once for the rows: their memory stays flat whatever the plan's size."""
-COUNT_CHUNK_LINKS = 1 << 17
-"""Links measured at once for counting: fewer, larger steps (a few MB of arrays)."""
+COUNT_CHUNK_LINKS = 1 << 15
+"""Links measured at once for counting: fewer, larger steps, their arrays still in cache."""
+SAMPLE_LINKS = 8_192
+"""Links of a segment, at most, that estimate the optics' power before the cables are counted
+(every link of a smaller segment)."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ class LinkEnds:
     holder: str | None
     """Catalog slug charged with the power of the modules at this end (None: already in the
     device's rating)."""
+    links_per_cage: int = 1
+    """Links of one cage when all its ports are used (the ports a module serves, each split)."""
     native: np.ndarray | None = None
     """Dense id of the native port of a switch end (switches x ports per switch); None for
     devices that are not switches."""
@@ -124,7 +129,8 @@ class SegmentCables:
 
     def __init__(self, cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None) -> None:
         self.cabling, self.fabric, self.link, self.group = cabling, fabric, link, group
-        reaches, self.choices = cabling.steps(fabric.name, link)
+        self.steps = cabling.steps(fabric.name, link)
+        reaches, self.choices = self.steps
         self.reaches = np.asarray(reaches)
         rank = cabling.module_rank
         self.lower_rank = np.array([rank.get(item.lower_module, NO_MODULE) for item in self.choices])
@@ -134,14 +140,15 @@ class SegmentCables:
         }
         self.by_length = LengthTable(*(np.zeros(0, dtype=np.int64),) * 4)
 
-    def chunks(self, size: int = CHUNK_LINKS) -> Iterator[CableChunk]:
+    def chunks(self, size: int = CHUNK_LINKS, stride: int = 1) -> Iterator[CableChunk]:
+        """Chunks of `size` links, in order; with a stride, only every stride-th link."""
         per_plane = self.link.count // self.fabric.planes
         for plane in range(self.fabric.planes):
-            for start in range(0, per_plane, size):
-                yield self._chunk(plane, start, min(start + size, per_plane))
+            for start in range(0, per_plane, size * stride):
+                yield self._chunk(plane, np.arange(start, min(start + size * stride, per_plane), stride))
 
-    def _chunk(self, plane: int, start: int, stop: int) -> CableChunk:
-        lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, start, stop)
+    def _chunk(self, plane: int, index: np.ndarray) -> CableChunk:
+        lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, index)
         length_dm = measured_lengths_dm(self.cabling, lower, upper, self.link.length_m)
         table = self.lengths_up_to(int(length_dm.max()))
         return CableChunk(plane, lower, upper, length_dm, table.choice[length_dm], table.stock_dm[length_dm],
@@ -150,17 +157,32 @@ class SegmentCables:
     def lengths_up_to(self, longest_dm: int) -> "LengthTable":
         """What a cable of each length 0..longest_dm decimetres is (at least): the choice of
         medium, cable and modules (`media.link_choice_steps`) and its stock length. One lookup
-        per link then replaces a search per link."""
+        per link then replaces a search per link. The tables are kept with the steps, which
+        the catalog's parts decide."""
         if longest_dm >= len(self.by_length.choice):
-            length_m = np.arange(max(2 * longest_dm, 64), dtype=np.int64) / DM_PER_M
-            choice = np.searchsorted(self.reaches, length_m - 1e-9, side="left")
-            stock_m = length_m.copy()
-            for index, stocks in self.stocks.items():
-                mask = choice == index
-                stock_m[mask] = stock_lengths_m(length_m[mask], stocks)
-            self.by_length = LengthTable(choice, np.rint(stock_m * DM_PER_M).astype(np.int64),
-                                         self.lower_rank[choice], self.upper_rank[choice])
+            held = _LENGTH_TABLES.get(id(self.steps))
+            if held is None or longest_dm >= len(held[1].choice):
+                if len(_LENGTH_TABLES) >= _LENGTH_TABLES_SIZE:
+                    _LENGTH_TABLES.pop(next(iter(_LENGTH_TABLES)))
+                held = _LENGTH_TABLES[id(self.steps)] = (self.steps, self._table(max(2 * longest_dm, 1024)))
+            self.by_length = held[1]
         return self.by_length
+
+    def _table(self, size: int) -> "LengthTable":
+        length_m = np.arange(size, dtype=np.int64) / DM_PER_M
+        choice = np.searchsorted(self.reaches, length_m - 1e-9, side="left")
+        stock_m = length_m.copy()
+        for index, stocks in self.stocks.items():
+            mask = choice == index
+            stock_m[mask] = stock_lengths_m(length_m[mask], stocks)
+        return LengthTable(choice, np.rint(stock_m * DM_PER_M).astype(np.int64),
+                           self.lower_rank[choice], self.upper_rank[choice])
+
+
+_LENGTH_TABLES: dict[int, tuple[tuple, "LengthTable"]] = {}
+"""Length tables by the id of their steps (`media.link_choice_steps`, kept per catalog); each
+entry holds its steps, so that the id stays theirs."""
+_LENGTH_TABLES_SIZE = 256
 
 
 @dataclass(frozen=True)
@@ -186,10 +208,9 @@ def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarr
 
 
 def _segment_ends(cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None, plane: int,
-                  start: int, stop: int) -> tuple[LinkEnds, LinkEnds]:
-    """Both ends of links start..stop - 1 of a segment in one plane."""
+                  index: np.ndarray) -> tuple[LinkEnds, LinkEnds]:
+    """Both ends of the links numbered `index` of a segment in one plane."""
     segment = link.segment
-    index = np.arange(start, stop, dtype=np.int64)
     if group is not None:
         switch, down = fabric.edge_arrays(group.first_link + index)
         lower = cabling.endpoint_ends(fabric, group, plane, index)
@@ -346,3 +367,31 @@ def _count_segment(
         transceivers=sum(int(used.sum()) for used in segment_cages.values()),
     )
     return SegmentCount(counted, counts, tuple(warnings), link), cable_w
+
+
+def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int = SAMPLE_LINKS) -> dict[str, float]:
+    """Module and active cable power [W] by the slug of the device that holds them, estimated
+    from evenly spaced links, about `sample_links` of each segment: each link end carries its
+    share of its cage's module (the module's power over the links of a full cage) and of an
+    active cable's power. Where every link is sampled and a cage's links all need the same
+    module, that is the count. It packs the racks before the cables are counted where they
+    stand (`planner.solver.pipeline`); no plan figure comes from it."""
+    module_w = np.array([cabling.transceivers[slug].power_w for slug in cabling.module_order] + [0.0])
+    watts: dict[str, float] = {}
+    for cables in segments:
+        cable_end_w = np.array([
+            cabling.cables[choice.cable].power_w if choice.cable and choice.media in ("acc", "aoc") else 0.0
+            for choice in cables.choices
+        ])
+        stride = max(-(-cables.link.count // sample_links), 1)
+        for chunk in cables.chunks(COUNT_CHUNK_LINKS, stride):
+            tally = np.bincount(chunk.length_dm)
+            length_dm = np.flatnonzero(tally)
+            links = tally[length_dm] * stride
+            table = cables.by_length
+            for end, needs in ((chunk.lower, table.lower_needs), (chunk.upper, table.upper_needs)):
+                if end.holder:
+                    # NO_MODULE (-1) takes the last entry, no power
+                    per_link_w = module_w[needs[length_dm]] / end.links_per_cage + cable_end_w[table.choice[length_dm]]
+                    watts[end.holder] = watts.get(end.holder, 0.0) + float(links @ per_link_w)
+    return watts

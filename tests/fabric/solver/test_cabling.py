@@ -11,7 +11,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from fabric.solver.cabling import CABLING_COLUMNS, _Cabling, cabling_rows
+from fabric.solver.cabling_links import SAMPLE_LINKS, count_fabric, fabric_segments, sampled_optics_w
 from planner.solver.pipeline import plan_scenario
 
 RACK = r"r\d{3,}"
@@ -473,3 +474,34 @@ def test_rack_numbers_and_positions_are_the_floor_layouts(catalog):
     for kind, count in kinds.items():
         numbers = [index.number(kind, rack) for rack in range(count)]
         assert sorted(numbers) == [n for n, (k, _) in enumerate(positions, start=1) if k == kind]
+
+
+def optics_w_counted_and_sampled(plan, catalog, sample_links=SAMPLE_LINKS):
+    cabling = _Cabling(plan, catalog)
+    for fabric in cabling.fabrics:
+        segments = fabric_segments(cabling, fabric)
+        yield fabric.name, count_fabric(cabling, segments).optics_w, sampled_optics_w(cabling, segments, sample_links)
+
+
+@pytest.mark.parametrize("case, fabric", [
+    ("top_of_rack", "compute"), ("three_tiers", "compute"), ("three_tiers", "inband"),
+    ("rail_only_two_tiers", "compute"), ("dragonfly_split_ports", "compute"),
+])
+def test_optics_power_of_every_link_sampled_is_the_count_where_cages_hold_one_module(catalog, case, fabric):
+    """Each link end carries module power / links of a full cage: summed over a cage whose
+    links all need one module, that is the module's power (these fabrics have no cage whose
+    links need different modules)."""
+    plan = plan_scenario(CASES[case], catalog)
+    counted, sampled = next((counted, sampled) for name, counted, sampled in optics_w_counted_and_sampled(plan, catalog)
+                            if name == fabric)
+    assert counted
+    assert sampled == pytest.approx(counted)
+
+
+def test_optics_power_sampled_from_large_segments_is_near_the_count(catalog):
+    """Every 8th link of the two-plane B300 design (1,024 links a segment) against every
+    cable counted: within 10 % for each switch model."""
+    plan = plan_scenario(CASES["two_planes"], catalog)
+    for name, counted, sampled in optics_w_counted_and_sampled(plan, catalog, sample_links=128):
+        for device, watts in counted.items():
+            assert sampled[device] == pytest.approx(watts, rel=0.1), (name, device)
