@@ -100,6 +100,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fabric.solver.arrays import divmod_by
 from fabric.solver.cabling_links import (
     CHUNK_LINKS, DM_PER_M, NO_MODULE, LinkEnds, count_fabric, fabric_segments,
 )
@@ -339,14 +340,14 @@ class _Cabling:
         on arrays, the few other devices (appliances, storage systems, switches' management
         ports) one by one."""
         count = len(index)
-        device, port = np.divmod(index, max(group.ports, 1))
+        device, port = divmod_by(index, max(group.ports, 1))
         end = group.link.lower_end
         per_cage = max((end.links_per_module // fabric.planes) if end else 1, 1)
         cages_per_device = -(-group.ports // per_cage)
         cage = device * cages_per_device + port // per_cage
         planes = fabric.planes
         if group.name == "node":
-            rack, slot = np.divmod(device, self.nodes_per_rack)
+            rack, slot = divmod_by(device, self.nodes_per_rack)
             number = self.racks.numbers("compute", rack)
             u = np.where(number > 0, 1 + slot * self.node_units, 0)
             return LinkEnds(
@@ -394,7 +395,7 @@ class _Cabling:
                 if not mine.any():
                     continue
                 per_plane = count // owner.planes
-                its_plane, within = np.divmod(device[mine] - first, per_plane)
+                its_plane, within = divmod_by(device[mine] - first, per_plane)
                 if role == owner.edge_role and placement == "network_rack":
                     within = within + owner.in_racks
                 rack_number, rack_u, _ = owner._tier_places(role)

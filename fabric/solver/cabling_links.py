@@ -112,8 +112,10 @@ def measured_lengths_dm(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: fl
     within += IN_RACK_LATERAL_M
     within *= slack * DM_PER_M
     steps = np.where(lower.rack == upper.rack, within, between)
-    # rounded up, but not for the last bits of a float's error
-    length_dm = np.ceil(steps - 1e-6).astype(np.int64)
+    # Rounded up, but not for the last bits of a float's error: ceil(x - 1e-6) for x >= 0,
+    # as a truncation (np.ceil is several times slower).
+    steps += 1 - 1e-6
+    length_dm = steps.astype(np.int64)
     known = (lower.rack > 0) & (upper.rack > 0) & (lower.u > 0) & (upper.u > 0) & racks.positions
     return np.where(known, length_dm, _decimetres_up(assumed_m))
 
