@@ -13,6 +13,7 @@ The rows print these arrays and the bill of materials adds them up, so the two c
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -41,7 +42,7 @@ class LinkEnds:
     rack: np.ndarray
     """Floor number of the rack, 0 when not known."""
     u: np.ndarray
-    """Lowest unit of the device, 0 when not known."""
+    """Lowest unit of the device, 0 when not known (always where its rack is not known)."""
     height_m: np.ndarray
     """Height of the device's ports above the floor (`port_heights_m`), where u is known."""
     device: np.ndarray
@@ -79,24 +80,41 @@ class CableChunk:
     upper: LinkEnds
     length_dm: np.ndarray
     """Measured length in whole decimetres."""
-    choice: np.ndarray
-    """Index into the segment's choices."""
-    stock_dm: np.ndarray
-    """Stock (or ordered) length of the link's cable in decimetres."""
-    lower_needs: np.ndarray
-    """Rank (by reach) of the module each link needs at its lower end, NO_MODULE for none."""
-    upper_needs: np.ndarray
+    measured: bool
+    """Whether any link's length was measured on the floor (not assumed)."""
+    by_length: "LengthTable"
+    """What a cable of each length is: the links' choices, stock lengths and modules follow,
+    looked up when asked for (counting needs only the lengths)."""
 
     def __len__(self) -> int:
         return len(self.length_dm)
 
+    @cached_property
+    def choice(self) -> np.ndarray:
+        """Index into the segment's choices."""
+        return self.by_length.choice[self.length_dm]
 
-def measured_lengths_dm(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: float) -> np.ndarray:
+    @cached_property
+    def stock_dm(self) -> np.ndarray:
+        """Stock (or ordered) length of the link's cable in decimetres."""
+        return self.by_length.stock_dm[self.length_dm]
+
+    @cached_property
+    def lower_needs(self) -> np.ndarray:
+        """Rank (by reach) of the module each link needs at its lower end, NO_MODULE for none."""
+        return self.by_length.lower_needs[self.length_dm]
+
+    @cached_property
+    def upper_needs(self) -> np.ndarray:
+        return self.by_length.upper_needs[self.length_dm]
+
+
+def measured_lengths_dm(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: float) -> tuple[np.ndarray, bool]:
     """Cable between each pair of ports, in decimetres rounded up
     (`cabling_distance.cable_length_m`): within one rack, (|h_a - h_b| + lateral) x (1 + slack
     fraction); between racks, (|dx| + |dy| + two drops from the tray to the ports) x (1 + slack
     fraction) + slack; ports at the middle of their device (`port_heights_m`). Where a rack or U
-    is not known, the segment's assumed length."""
+    is not known, the segment's assumed length. And whether any was measured."""
     racks = cabling.racks
     x_a, y_a = racks.position_arrays(lower.rack)
     x_b, y_b = racks.position_arrays(upper.rack)
@@ -116,8 +134,10 @@ def measured_lengths_dm(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: fl
     # as a truncation (np.ceil is several times slower).
     steps += 1 - 1e-6
     length_dm = steps.astype(np.int64)
-    known = (lower.rack > 0) & (upper.rack > 0) & (lower.u > 0) & (upper.u > 0) & racks.positions
-    return np.where(known, length_dm, _decimetres_up(assumed_m))
+    known = np.minimum(lower.u, upper.u) > 0  # (a device's U is 0 where its rack is not known)
+    if racks.positions and known.all():
+        return length_dm, True
+    return np.where(known & racks.positions, length_dm, _decimetres_up(assumed_m)), racks.positions and known.any()
 
 
 def _decimetres_up(length_m: float) -> int:
@@ -151,10 +171,8 @@ class SegmentCables:
 
     def _chunk(self, plane: int, index: np.ndarray) -> CableChunk:
         lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, index)
-        length_dm = measured_lengths_dm(self.cabling, lower, upper, self.link.length_m)
-        table = self.lengths_up_to(int(length_dm.max()))
-        return CableChunk(plane, lower, upper, length_dm, table.choice[length_dm], table.stock_dm[length_dm],
-                          table.lower_needs[length_dm], table.upper_needs[length_dm])
+        length_dm, measured = measured_lengths_dm(self.cabling, lower, upper, self.link.length_m)
+        return CableChunk(plane, lower, upper, length_dm, measured, self.lengths_up_to(int(length_dm.max())))
 
     def lengths_up_to(self, longest_dm: int) -> "LengthTable":
         """What a cable of each length 0..longest_dm decimetres is (at least): the choice of
@@ -197,14 +215,15 @@ class LengthTable:
     upper_needs: np.ndarray
 
 
-def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarray, needs: np.ndarray,
+def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarray, needs: np.ndarray | None,
                     distinct: set[int]) -> None:
     """held[cage] = max(held[cage], need) for each link's cage and need, and mark the cages
     with a need in `segment_cages`; `distinct` are the needs that occur (few: one pass each,
-    not a loop over links)."""
+    not a loop over links), `needs` the links' (None when all links need the one in
+    `distinct`)."""
     for rank in sorted(distinct - {NO_MODULE}):
         # every write for one rank writes the same value: repeated cages are harmless
-        mine = cages if len(distinct) == 1 else cages[needs == rank]
+        mine = cages if needs is None else cages[needs == rank]
         held[mine] = np.maximum(held[mine], rank)
         segment_cages[mine] = True
 
@@ -316,16 +335,18 @@ def _count_segment(
         length_dm = np.flatnonzero(tally)
         cables_of_length = tally[length_dm]
         table = cables.by_length
-        for end, needs, of_length in ((chunk.lower, chunk.lower_needs, table.lower_needs),
-                                      (chunk.upper, chunk.upper_needs, table.upper_needs)):
+        for end, side in ((chunk.lower, "lower_needs"), (chunk.upper, "upper_needs")):
             if end.devices not in held:
                 held[end.devices] = np.full(end.cages, NO_MODULE)
                 holders[end.devices] = end.holder
             marked = segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))
-            _raise_to_needs(held[end.devices], marked, end.cage, needs, set(of_length[length_dm].tolist()))
+            distinct = set(getattr(table, side)[length_dm].tolist())
+            # the links' needs one by one only where they differ
+            needs = getattr(chunk, side) if len(distinct) > 1 else None
+            _raise_to_needs(held[end.devices], marked, end.cage, needs, distinct)
             if end.native is not None:
                 used.setdefault(end.devices, np.zeros(end.natives, dtype=bool))[end.native] = True
-        measured = measured or bool(((chunk.lower.rack > 0) & (chunk.upper.rack > 0)).any())
+        measured = measured or chunk.measured
         links_total += len(chunk)
         length_sum_dm += int(length_dm @ cables_of_length)
         longest_dm = max(longest_dm, int(length_dm[-1]))
