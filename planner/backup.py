@@ -39,8 +39,16 @@ from planner.solver.errors import ScenarioError
 
 FORMAT = "gpu-cluster-planner-scenarios"
 FORMAT_VERSION = 1
-USER_FIELDS = ("username", "email", "first_name", "last_name", "password", "is_staff",
-               "is_superuser", "is_active")
+USER_FIELDS = (
+    "username",
+    "email",
+    "first_name",
+    "last_name",
+    "password",
+    "is_staff",
+    "is_superuser",
+    "is_active",
+)
 EXPORT_CHUNK = 500
 """Scenarios read from the database at a time (with their revisions)."""
 
@@ -235,7 +243,9 @@ def _field(record: Any, path: str, name: str, kind: type | tuple, nullable: bool
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         kinds = kind if isinstance(kind, tuple) else (kind,)
         expected = " or ".join(KIND_NAMES[item] for item in kinds)
-        raise BackupError(f"{path}.{name}", f"must be {expected}" + (" or null" if nullable else ""))
+        raise BackupError(
+            f"{path}.{name}", f"must be {expected}" + (" or null" if nullable else "")
+        )
     if isinstance(value, str):
         try:
             check_document_shape(value)
@@ -244,8 +254,13 @@ def _field(record: Any, path: str, name: str, kind: type | tuple, nullable: bool
     return value
 
 
-KIND_NAMES = {str: "text", int: "a whole number", bool: "true or false", dict: "a mapping",
-              list: "a list"}
+KIND_NAMES = {
+    str: "text",
+    int: "a whole number",
+    bool: "true or false",
+    dict: "a mapping",
+    list: "a list",
+}
 
 
 def _datetime(record: Any, path: str, name: str, nullable: bool = False) -> datetime | None:
@@ -296,7 +311,10 @@ def _import_users(path: Path, counts: ImportCounts) -> dict[str, Any]:
             "first_name": _text(record, where, "first_name", 150),
             "last_name": _text(record, where, "last_name", 150),
             "password": _text(record, where, "password", 128),
-            **{name: _field(record, where, name, bool) for name in ("is_staff", "is_superuser", "is_active")},
+            **{
+                name: _field(record, where, name, bool)
+                for name in ("is_staff", "is_superuser", "is_active")
+            },
             "date_joined": _datetime(record, where, "date_joined"),
             "last_login": _datetime(record, where, "last_login", nullable=True),
         }
@@ -320,8 +338,15 @@ def _import_catalog_versions(path: Path, counts: ImportCounts) -> dict[int, Cata
         snapshot = _field(record, where, "snapshot", dict)
         digest = _field(record, where, "digest", str)
         if catalog_digest(snapshot) != digest:
-            raise BackupError(f"{where}.digest", "does not match the snapshot (the file was altered)")
-        existing = CatalogVersion.objects.defer("snapshot").filter(digest=digest).order_by("number").first()
+            raise BackupError(
+                f"{where}.digest", "does not match the snapshot (the file was altered)"
+            )
+        existing = (
+            CatalogVersion.objects.defer("snapshot")
+            .filter(digest=digest)
+            .order_by("number")
+            .first()
+        )
         if existing is not None:
             versions[number] = existing
             counts.catalog_versions_existing += 1
@@ -372,7 +397,9 @@ def _revisions(record: dict, where: str, users: dict, versions: dict) -> list[Sc
             raise BackupError(f"{at}.document.{problem.path}", problem.message) from None
         version_number = _field(item, at, "catalog_version", int, nullable=True)
         if version_number is not None and version_number not in versions:
-            raise BackupError(f"{at}.catalog_version", f"no catalog version {version_number} in the file")
+            raise BackupError(
+                f"{at}.catalog_version", f"no catalog version {version_number} in the file"
+            )
         revisions.append(
             ScenarioRevision(
                 number=number,
@@ -395,11 +422,15 @@ def _import_scenarios(path: Path, users: dict, versions: dict, counts: ImportCou
         current = _field(record, where, "revision", int)
         revisions = _revisions(record, where, users, versions)
         if current not in {revision.number for revision in revisions}:
-            raise BackupError(f"{where}.revision", f"must be the number of one of its revisions, not {current}")
+            raise BackupError(
+                f"{where}.revision", f"must be the number of one of its revisions, not {current}"
+            )
         if Scenario.objects.filter(owner=owner, name=name, created_at=created_at).exists():
             counts.scenarios_skipped += 1
             continue
-        scenario = Scenario.objects.create(owner=owner, name=name, revision=current, created_at=created_at)
+        scenario = Scenario.objects.create(
+            owner=owner, name=name, revision=current, created_at=created_at
+        )
         Scenario.objects.filter(pk=scenario.pk).update(updated_at=updated_at)
         for revision in revisions:
             revision.scenario = scenario

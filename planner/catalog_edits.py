@@ -108,12 +108,22 @@ def catalog_load(*, overwrite: bool | Collection[str] = False) -> CatalogLoad:
                 )
             conflicts += [
                 FieldConflict(
-                    source.model, part.slug, name, seed[name], current[name], row.edited_by, row.edited_at
+                    source.model,
+                    part.slug,
+                    name,
+                    seed[name],
+                    current[name],
+                    row.edited_by,
+                    row.edited_at,
                 )
                 for name in conflicting
             ]
             edited = row.edited_at is not None and values != seed
-            if values == current and base == row.seed_values and edited == (row.edited_at is not None):
+            if (
+                values == current
+                and base == row.seed_values
+                and edited == (row.edited_at is not None)
+            ):
                 continue
             for name, value in values.items():
                 setattr(row, name, value)

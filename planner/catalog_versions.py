@@ -81,7 +81,10 @@ class PartChange:
 
 def catalog_changes(old: CatalogRows, new: CatalogRows) -> list[PartChange]:
     """Parts that differ between two catalogs, by kind of part then slug."""
-    kinds = {source.snapshot_field: source.model_class()._meta.verbose_name for source in catalog_sources()}
+    kinds = {
+        source.snapshot_field: source.model_class()._meta.verbose_name
+        for source in catalog_sources()
+    }
     changes = []
     for snapshot_field in sorted(set(old) | set(new)):
         before, after = old.get(snapshot_field, {}), new.get(snapshot_field, {})
@@ -93,5 +96,7 @@ def catalog_changes(old: CatalogRows, new: CatalogRows) -> list[PartChange]:
                 changes.append(PartChange("added", kind, slug, after[slug].get("name", slug)))
             elif before[slug] != after[slug]:
                 fields = tuple(document_changes(before[slug], after[slug]))
-                changes.append(PartChange("changed", kind, slug, after[slug].get("name", slug), fields))
+                changes.append(
+                    PartChange("changed", kind, slug, after[slug].get("name", slug), fields)
+                )
     return changes

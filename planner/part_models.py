@@ -16,7 +16,6 @@ from django.db import models
 from planner.solver.errors import ScenarioError
 from planner.solver.schema import read_spec, spec_fields
 
-
 EDIT_RECORD_FIELDS = ("seed_values", "edited_by", "edited_at")
 """The columns of a catalog row that are not fields of its part (kept out of the public API)."""
 

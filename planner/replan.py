@@ -49,7 +49,10 @@ def used_slugs(document: dict, plan: dict | None) -> set[str]:
 
 
 def _kind_of(catalog: CatalogSnapshot, slug: str) -> tuple[str, str] | None:
-    kinds = {source.snapshot_field: source.model_class()._meta.verbose_name for source in catalog_sources()}
+    kinds = {
+        source.snapshot_field: source.model_class()._meta.verbose_name
+        for source in catalog_sources()
+    }
     for snapshot_field, parts in vars(catalog).items():
         if slug in parts:
             return str(kinds.get(snapshot_field, snapshot_field)), parts[slug].name

@@ -467,7 +467,11 @@ def scenario_plan_json(request, pk):
 @login_required
 def scenario_history(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
-    revisions = list(scenario.revisions.select_related("author"))
+    revisions = list(
+        scenario.revisions.select_related("author", "catalog_version").defer(
+            "catalog_version__snapshot"
+        )
+    )
     by_number = {revision.number: revision for revision in revisions}
     current = scenario.revision
 

@@ -52,7 +52,9 @@ def forwards(apps, schema_editor):
     for snapshot_field, (app_label, model_name) in CATALOG_MODELS.items():
         model = apps.get_model(app_label, model_name)
         _mark_admin_edits(apps, model)
-        names = [field.name for field in model._meta.concrete_fields if field.name not in NOT_PART_FIELDS]
+        names = [
+            field.name for field in model._meta.concrete_fields if field.name not in NOT_PART_FIELDS
+        ]
         rows[snapshot_field] = {
             values["slug"]: values for values in model.objects.order_by("slug").values(*names)
         }

@@ -20,23 +20,42 @@ from planner.services import scenario_create, scenario_plan, scenario_update
 pytestmark = pytest.mark.django_db
 User = get_user_model()
 
-POD = {"name": "H100 pod", "compute": {"system": "dgx-h100", "gpus": 256}, "fabrics": {"compute": {"switch": "qm9700"}}}
+POD = {
+    "name": "H100 pod",
+    "compute": {"system": "dgx-h100", "gpus": 256},
+    "fabrics": {"compute": {"switch": "qm9700"}},
+}
 
 
 @pytest.fixture
 def team():
     """Three users, four scenarios, revisions by their owner and by a colleague, planned against
     two catalog versions; one user owns nothing."""
-    alice = User.objects.create_user("alice", "alice@example.org", "analytical-engine", first_name="Ada", last_name="Lovelace")
+    alice = User.objects.create_user(
+        "alice", "alice@example.org", "analytical-engine", first_name="Ada", last_name="Lovelace"
+    )
     bob = User.objects.create_user("bob", "bob@example.org", "difference-engine", is_staff=True)
     User.objects.create_user("carol", "", "jacquard-loom", is_active=False)
     pod = scenario_create(owner=alice, document=POD)
-    scenario_update(scenario=pod, document={**POD, "compute": {"system": "dgx-h100", "gpus": 512}}, base_revision=1, author=alice)
+    scenario_update(
+        scenario=pod,
+        document={**POD, "compute": {"system": "dgx-h100", "gpus": 512}},
+        base_revision=1,
+        author=alice,
+    )
     Switch.objects.filter(slug="qm9700").update(price_usd=45000)
-    scenario_update(scenario=pod, document={**POD, "name": "H100 pod ☃"}, base_revision=2, author=bob)
-    scenario_create(owner=alice, document={"name": "B200", "compute": {"system": "dgx-b200", "nodes": 4}})
-    scenario_create(owner=bob, document={"name": "GB200", "compute": {"system": "gb200-nvl72", "gpus": 144}})
-    scenario_create(owner=bob, document={"name": "=1+1", "compute": {"system": "dgx-h100", "gpus": 8}})
+    scenario_update(
+        scenario=pod, document={**POD, "name": "H100 pod ☃"}, base_revision=2, author=bob
+    )
+    scenario_create(
+        owner=alice, document={"name": "B200", "compute": {"system": "dgx-b200", "nodes": 4}}
+    )
+    scenario_create(
+        owner=bob, document={"name": "GB200", "compute": {"system": "gb200-nvl72", "gpus": 144}}
+    )
+    scenario_create(
+        owner=bob, document={"name": "=1+1", "compute": {"system": "dgx-h100", "gpus": 8}}
+    )
     return pod
 
 
@@ -59,7 +78,11 @@ def empty_database():
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     call_command("flush", interactive=False, verbosity=0)
-    assert not Scenario.objects.exists() and not User.objects.exists() and not CatalogVersion.objects.exists()
+    assert (
+        not Scenario.objects.exists()
+        and not User.objects.exists()
+        and not CatalogVersion.objects.exists()
+    )
 
 
 @pytest.mark.parametrize("name", ["backup.json", "backup.json.gz"])
@@ -76,11 +99,20 @@ def test_a_round_trip_through_an_empty_database_loses_nothing(team, tmp_path, na
 
     alice = User.objects.get(username="alice")
     assert alice.check_password("analytical-engine") and alice.first_name == "Ada"
-    assert not User.objects.get(username="carol").is_active and User.objects.get(username="bob").is_staff
+    assert (
+        not User.objects.get(username="carol").is_active
+        and User.objects.get(username="bob").is_staff
+    )
     pod = Scenario.objects.get(name="H100 pod ☃")
     assert (pod.owner, pod.revision) == (alice, 3)
-    assert [r.author.username for r in pod.revisions.order_by("number")] == ["alice", "alice", "bob"]
-    assert scenario_plan(scenario=pod).to_dict()["cost"]["tco_usd"] == tco, "planned against its own catalog"
+    assert [r.author.username for r in pod.revisions.order_by("number")] == [
+        "alice",
+        "alice",
+        "bob",
+    ]
+    assert scenario_plan(scenario=pod).to_dict()["cost"]["tco_usd"] == tco, (
+        "planned against its own catalog"
+    )
 
 
 def test_the_file_is_one_json_document_in_a_fixed_order(team, tmp_path):
@@ -139,12 +171,27 @@ def _set(data, dotted: str, value):
         (("format_version", 99), "format_version: must be 1, not 99"),
         (("users.0.username", 7), "users[0].username: must be text"),
         (("users.1.date_joined", "yesterday"), "users[1].date_joined: must be an ISO 8601 date"),
-        (("catalog_versions.0.digest", "0" * 64), "catalog_versions[0].digest: does not match the snapshot"),
+        (
+            ("catalog_versions.0.digest", "0" * 64),
+            "catalog_versions[0].digest: does not match the snapshot",
+        ),
         (("scenarios.0.revisions", []), "scenarios[0].revisions: must hold at least one revision"),
-        (("scenarios.0.revision", 9), "scenarios[0].revision: must be the number of one of its revisions"),
-        (("scenarios.1.owner", "nobody"), "scenarios[1].owner: no user 'nobody' in the file or the database"),
-        (("scenarios.0.revisions.0.document", [1]), "scenarios[0].revisions[0].document: must be a mapping"),
-        (("scenarios.0.revisions.0.catalog_version", 42), "scenarios[0].revisions[0].catalog_version: no catalog version 42"),
+        (
+            ("scenarios.0.revision", 9),
+            "scenarios[0].revision: must be the number of one of its revisions",
+        ),
+        (
+            ("scenarios.1.owner", "nobody"),
+            "scenarios[1].owner: no user 'nobody' in the file or the database",
+        ),
+        (
+            ("scenarios.0.revisions.0.document", [1]),
+            "scenarios[0].revisions[0].document: must be a mapping",
+        ),
+        (
+            ("scenarios.0.revisions.0.catalog_version", 42),
+            "scenarios[0].revisions[0].catalog_version: no catalog version 42",
+        ),
         (("scenarios.2.name", "a\u0000b"), "scenarios[2].name: must not contain a NUL character"),
         (("scenarios.3.created_at", None), "scenarios[3].created_at: must be text"),
     ],
@@ -166,7 +213,11 @@ def test_a_bad_record_is_named_and_nothing_is_imported(team, tmp_path, change, m
     ("name", "content", "message"),
     [
         ("not.json", b"scenarios: []", "not a valid JSON file"),
-        ("cut.json", b'{"format": "gpu-cluster-planner-scenarios", "format_version": 1, "users": [{"username', "not a valid JSON file"),
+        (
+            "cut.json",
+            b'{"format": "gpu-cluster-planner-scenarios", "format_version": 1, "users": [{"username',
+            "not a valid JSON file",
+        ),
         ("bad.json.gz", b"not gzip at all", "cannot be read"),
         ("list.json", b"[]", "format: must be"),
     ],

@@ -46,7 +46,10 @@ def test_an_admin_edit_the_seed_also_changes_is_kept_and_reported(admin_client, 
     assert switch.price_usd == 31000, "the staff edit stays"
     assert switch.power_w == 1800, "a field staff left alone takes the seed's new value"
     assert "1 conflict(s)" in output
-    assert "fabric.Switch qm9700: price_usd: seed 42000.0, database 31000.0 (edited by admin on" in output
+    assert (
+        "fabric.Switch qm9700: price_usd: seed 42000.0, database 31000.0 (edited by admin on"
+        in output
+    )
     assert "price_usd: seed 42000.0" in loadcatalog("-v0"), "reported until it is resolved"
 
 
@@ -61,7 +64,12 @@ def test_overwrite_takes_the_seed_and_clears_the_edit_mark(admin_client, new_see
     admin_change(admin_client, Switch.objects.get(slug="qm9700"), price_usd=31000)
     output = loadcatalog("--overwrite")
     switch = Switch.objects.get(slug="qm9700")
-    assert (switch.price_usd, switch.power_w, switch.edited_at, switch.edited_by) == (42000, 1800, None, "")
+    assert (switch.price_usd, switch.power_w, switch.edited_at, switch.edited_by) == (
+        42000,
+        1800,
+        None,
+        "",
+    )
     assert "conflict" not in output
     assert CatalogVersion.objects.order_by("-number").first().reason == "loadcatalog --overwrite"
 
@@ -77,7 +85,10 @@ def test_overwrite_of_named_parts_only(admin_client, new_seed):
 def test_loading_twice_records_no_new_version(new_seed):
     first = loadcatalog()
     versions = CatalogVersion.objects.count()
-    assert "(recorded)" in first and CatalogVersion.objects.order_by("-number").first().reason == "loadcatalog"
+    assert (
+        "(recorded)" in first
+        and CatalogVersion.objects.order_by("-number").first().reason == "loadcatalog"
+    )
     second = loadcatalog()
     assert CatalogVersion.objects.count() == versions
     assert "0 parts created, 0 updated." in second and "(unchanged)" in second

@@ -27,7 +27,9 @@ class Command(BaseCommand):
         except BackupError as error:
             raise CommandError(f"{path}: {error}; nothing was imported") from None
         except DatabaseError as error:
-            raise CommandError(f"{path}: the database refused a record ({error}); nothing was imported") from None
+            raise CommandError(
+                f"{path}: the database refused a record ({error}); nothing was imported"
+            ) from None
         if options["verbosity"] > 0:
             self.stdout.write(
                 f"Imported {counts.scenarios_added} scenarios ({counts.revisions_added} revisions); "
