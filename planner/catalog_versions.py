@@ -4,7 +4,6 @@ is planned against the catalog it was saved with, and what changed between two o
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 
 from planner.catalog import (
     CatalogRows,
@@ -50,10 +49,6 @@ def catalog_version_record(*, reason: str, rows: CatalogRows | None = None) -> C
         except IntegrityError:
             continue
     raise RuntimeError("could not record a catalog version: the numbers kept being taken")
-
-
-def catalog_version_next_number() -> int:
-    return (CatalogVersion.objects.aggregate(Max("number"))["number__max"] or 0) + 1
 
 
 def catalog_version_snapshot(version: CatalogVersion) -> CatalogSnapshot:
