@@ -192,9 +192,16 @@ def _fabrics_and_racks(
         if oob and rack_pdu_counts(facility.racks) != pdus:
             pdus = rack_pdu_counts(facility.racks)
             fabrics = plan(pdus, all_but_oob(fabrics))
-            # The other fabrics' optics as last counted (or estimated), oob's as planned.
+            # Every fabric's optics as last counted (or estimated): a few PDUs more or less
+            # change oob's cables little, and its modules as the engine guesses them (one
+            # length a segment) would move the packing back and forth.
             packed_with = counted or estimate
-            facility = racks_for({**packed_with, "oob": fabrics["oob"]} if packed_with else fabrics, reserve)
+            if packed_with:
+                oob_optics = packed_with["oob"].optics_power_kw_by_device
+                facility = racks_for({**packed_with, "oob": replace(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
+                                     reserve)
+            else:
+                facility = racks_for(fabrics, reserve)
             counted = None
             continue
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
