@@ -136,8 +136,7 @@ def test_the_facility_example_plans_and_names_every_key(catalog):
 def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topology):
     """10,000 B300 GPUs on four fabrics: the racks are first packed with the optics of a sample
     of the cables (the engine's one length a segment puts the dragonfly's local links on copper
-    where most need optics), so every cable is counted once, on the floor the plan reports,
-    and the racks carry the optics counted there."""
+    where most need optics), so every cable is counted once, on the floor the plan reports."""
     from fabric.solver.cabling_racks import placement_key
     from planner.solver import pipeline
 
