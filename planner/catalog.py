@@ -12,6 +12,7 @@ import yaml
 from django.apps import apps
 from django.db import transaction
 
+from planner.catalog_cache import kept_snapshot
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
 from planner.solver.schema import read_spec
@@ -86,7 +87,12 @@ def catalog_load() -> dict[str, int]:
 
 
 def catalog_snapshot() -> CatalogSnapshot:
-    """The catalog as it is in the database now, for the solver."""
+    """The catalog as it is in the database now, for the solver (kept by each process until the
+    catalog changes: planner/catalog_cache.py)."""
+    return kept_snapshot(catalog_snapshot_from_database)
+
+
+def catalog_snapshot_from_database() -> CatalogSnapshot:
     fields = {}
     for source in catalog_sources():
         parts = {}

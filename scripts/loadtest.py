@@ -261,6 +261,21 @@ class OwnServer:
         )
         return [Account(name, password) for name in names]
 
+    def cpu_s(self) -> float:
+        """CPU seconds used so far by the server's processes alive now (gunicorn and its
+        workers: the process group scripts/run started)."""
+        ticks = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # Fields after the command's closing parenthesis: state is the 3rd, the process
+                # group the 5th, user and system time the 14th and 15th (proc(5)).
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == self.process.pid:
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def error_lines(self) -> list[str]:
         """Lines of the server's error log that say a request failed or a worker died."""
         pattern = re.compile(r"\b(ERROR|CRITICAL|Traceback|WORKER TIMEOUT)\b")
@@ -326,7 +341,16 @@ async def delete_scenarios(client: httpx.AsyncClient, accounts: list[Account]) -
 # The run and its report -----------------------------------------------------------------------
 
 
-async def load(url: str, accounts: list[Account], options, cleanup: bool) -> tuple[list[Sample], float]:
+@dataclass
+class Run:
+    samples: list[Sample]
+    elapsed_s: float
+    client_cpu_s: float
+    server_cpu_s: float | None
+    """None when the server is not this script's."""
+
+
+async def load(url: str, accounts: list[Account], options, server: "OwnServer | None") -> Run:
     async with httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S) as setup_client:
         documents = saved_documents()
         await asyncio.gather(*(prepare_account(setup_client, account, documents) for account in accounts))
@@ -341,6 +365,8 @@ async def load(url: str, accounts: list[Account], options, cleanup: bool) -> tup
             client = httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection)
             users.append(User(browser, client, account, random.Random(options.seed * 1000 + index)))
         samples: list[Sample] = []
+        server_cpu_s = server.cpu_s() if server else None
+        client_cpu_s = time.process_time()
         start = time.monotonic()
         try:
             await asyncio.gather(*(run_user(user, options, start + options.duration, samples) for user in users))
@@ -348,10 +374,13 @@ async def load(url: str, accounts: list[Account], options, cleanup: bool) -> tup
             for user in users:
                 await user.browser.aclose()
                 await user.client.aclose()
-        elapsed_s = time.monotonic() - start
-        if cleanup:
+        run = Run(
+            samples, time.monotonic() - start, time.process_time() - client_cpu_s,
+            server.cpu_s() - server_cpu_s if server else None,
+        )
+        if not server:
             await delete_scenarios(setup_client, accounts)
-    return samples, elapsed_s
+    return run
 
 
 def percentile(sorted_values: list[float], share: float) -> float:
@@ -399,6 +428,22 @@ def print_table(results: dict) -> None:
         )
 
 
+def print_machine(results: dict) -> None:
+    """Where the CPU went: the figures above depend on what else the machine was doing."""
+    count = results["total"]["count"]
+    print(
+        f"\nCores: {os.cpu_count()}; load average (1 min) {results['load_average_before']:.1f} before the run, "
+        f"{results['load_average_after']:.1f} at its end (other processes than these compete for the cores)."
+    )
+    if results["server_cpu_s"] is not None and count:
+        per_request_ms = results["server_cpu_s"] * 1000 / count
+        print(
+            f"Server: {results['server_cpu_s']:.1f} CPU-s for {count} requests, {per_request_ms:.1f} ms each on "
+            f"average: {os.cpu_count()} free cores would serve about {os.cpu_count() * 1000 / per_request_ms:.0f} "
+            f"requests/s of this mix. Load test client: {results['client_cpu_s']:.1f} CPU-s."
+        )
+
+
 def options_from(arguments: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=50, help="simulated users at once (default 50)")
@@ -443,15 +488,22 @@ def main(arguments: list[str] | None = None) -> int:
             f"{len(accounts)} accounts with {len(saved_documents())} saved scenarios each",
             flush=True,
         )
-        samples, elapsed_s = asyncio.run(load(url, accounts, options, cleanup=server is None))
+        load_average_before = os.getloadavg()[0]
+        run = asyncio.run(load(url, accounts, options, server))
+        load_average_after = os.getloadavg()[0]
         server_errors = server.error_lines() if server else []
     finally:
         if server:
             server.stop()
 
-    results = report(samples, elapsed_s)
-    results["server_error_log_lines"] = len(server_errors)
+    results = report(run.samples, run.elapsed_s)
+    results.update(
+        server_error_log_lines=len(server_errors), server_cpu_s=run.server_cpu_s,
+        client_cpu_s=run.client_cpu_s, load_average_before=load_average_before,
+        load_average_after=load_average_after,
+    )
     print_table(results)
+    print_machine(results)
     if server_errors:
         print(f"\nThe server's log has {len(server_errors)} error lines; the first:")
         print("\n".join(server_errors[:10]))
