@@ -49,8 +49,12 @@ def catalog_changed() -> None:
 def watch_catalog_rows(models: list[type]) -> None:
     """Saving or deleting a row of these models changes the generation once committed."""
     for model in models:
-        post_save.connect(_row_changed, sender=model, dispatch_uid=f"catalog-save-{model._meta.label}")
-        post_delete.connect(_row_changed, sender=model, dispatch_uid=f"catalog-delete-{model._meta.label}")
+        post_save.connect(
+            _row_changed, sender=model, dispatch_uid=f"catalog-save-{model._meta.label}"
+        )
+        post_delete.connect(
+            _row_changed, sender=model, dispatch_uid=f"catalog-delete-{model._meta.label}"
+        )
 
 
 def _row_changed(sender, **kwargs) -> None:

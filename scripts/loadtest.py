@@ -37,9 +37,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Awaitable, Callable
 
 import httpx
 import yaml
@@ -192,7 +192,11 @@ async def run_user(user: User, options, deadline: float, samples: list[Sample]) 
         start = time.perf_counter()
         try:
             response = await MIX[kind][1](user, options)
-            outcome = "ok" if response.status_code == 200 and response.content else str(response.status_code)
+            outcome = (
+                "ok"
+                if response.status_code == 200 and response.content
+                else str(response.status_code)
+            )
         except httpx.HTTPError as error:
             outcome = type(error).__name__
         samples.append(Sample(kind, time.perf_counter() - start, outcome))
@@ -230,8 +234,12 @@ class OwnServer:
     def start(self) -> None:
         with open(self.log_path, "wb") as log:
             self.process = subprocess.Popen(
-                [str(ROOT / "scripts" / "run")], cwd=ROOT, env=self.env,
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                [str(ROOT / "scripts" / "run")],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -243,7 +251,9 @@ class OwnServer:
             except httpx.HTTPError:
                 pass
             time.sleep(0.5)
-        raise SystemExit(f"the server did not answer /healthz in {SERVER_START_TIMEOUT_S} s:\n{self.log_tail()}")
+        raise SystemExit(
+            f"the server did not answer /healthz in {SERVER_START_TIMEOUT_S} s:\n{self.log_tail()}"
+        )
 
     def create_accounts(self, count: int) -> list[Account]:
         password = "load-" + os.urandom(12).hex()
@@ -255,7 +265,16 @@ class OwnServer:
             "    get_user_model().objects.create_user(name, password=os.environ['LOADTEST_PASSWORD'])\n"
         )
         subprocess.run(
-            [str(ROOT / ".venv" / "bin" / "python"), "manage.py", "shell", "--verbosity", "0", "-c", code], cwd=ROOT,
+            [
+                str(ROOT / ".venv" / "bin" / "python"),
+                "manage.py",
+                "shell",
+                "--verbosity",
+                "0",
+                "-c",
+                code,
+            ],
+            cwd=ROOT,
             env={**self.env, "LOADTEST_USERS": ",".join(names), "LOADTEST_PASSWORD": password},
             check=True,
         )
@@ -279,7 +298,11 @@ class OwnServer:
     def error_lines(self) -> list[str]:
         """Lines of the server's error log that say a request failed or a worker died."""
         pattern = re.compile(r"\b(ERROR|CRITICAL|Traceback|WORKER TIMEOUT)\b")
-        return [line for line in self.log_path.read_text(errors="replace").splitlines() if pattern.search(line)]
+        return [
+            line
+            for line in self.log_path.read_text(errors="replace").splitlines()
+            if pattern.search(line)
+        ]
 
     def log_tail(self, lines: int = 30) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
@@ -299,16 +322,24 @@ class OwnServer:
 def first_user_account() -> Account:
     """--url's default account: the user scripts/run made, whose password is in var/."""
     fields = dict(
-        line.split(": ", 1) for line in (ROOT / "var" / "first-user.txt").read_text().splitlines() if ": " in line
+        line.split(": ", 1)
+        for line in (ROOT / "var" / "first-user.txt").read_text().splitlines()
+        if ": " in line
     )
     return Account(fields["user"], fields["password"])
 
 
-async def prepare_account(client: httpx.AsyncClient, account: Account, documents: list[dict]) -> None:
+async def prepare_account(
+    client: httpx.AsyncClient, account: Account, documents: list[dict]
+) -> None:
     """A token for the API, a signed-in session for the pages, and the saved scenarios."""
-    answer = await client.post("/api/v1/token/", data={"username": account.username, "password": account.password})
+    answer = await client.post(
+        "/api/v1/token/", data={"username": account.username, "password": account.password}
+    )
     if answer.status_code != 200:
-        raise SystemExit(f"no API token for {account.username}: {answer.status_code} {answer.text[:300]}")
+        raise SystemExit(
+            f"no API token for {account.username}: {answer.status_code} {answer.text[:300]}"
+        )
     account.token = answer.json()["token"]
     headers = {"Authorization": f"Token {account.token}"}
 
@@ -317,8 +348,11 @@ async def prepare_account(client: httpx.AsyncClient, account: Account, documents
         await browser.get("/accounts/login/")
         answer = await browser.post(
             "/accounts/login/",
-            data={"username": account.username, "password": account.password,
-                  "csrfmiddlewaretoken": browser.cookies["csrftoken"]},
+            data={
+                "username": account.username,
+                "password": account.password,
+                "csrfmiddlewaretoken": browser.cookies["csrftoken"],
+            },
             headers={"Referer": f"{client.base_url}/accounts/login/"},
         )
         if answer.status_code != 302:
@@ -326,16 +360,23 @@ async def prepare_account(client: httpx.AsyncClient, account: Account, documents
         account.session_cookies = dict(browser.cookies)
 
     for document in documents:
-        answer = await client.post("/api/v1/scenarios/", json={"document": document}, headers=headers)
+        answer = await client.post(
+            "/api/v1/scenarios/", json={"document": document}, headers=headers
+        )
         if answer.status_code != 201:
-            raise SystemExit(f"could not save {document['name']!r}: {answer.status_code} {answer.text[:300]}")
+            raise SystemExit(
+                f"could not save {document['name']!r}: {answer.status_code} {answer.text[:300]}"
+            )
         account.scenario_ids.append(answer.json()["id"])
 
 
 async def delete_scenarios(client: httpx.AsyncClient, accounts: list[Account]) -> None:
     for account in accounts:
         for scenario_id in account.scenario_ids:
-            await client.delete(f"/api/v1/scenarios/{scenario_id}/", headers={"Authorization": f"Token {account.token}"})
+            await client.delete(
+                f"/api/v1/scenarios/{scenario_id}/",
+                headers={"Authorization": f"Token {account.token}"},
+            )
 
 
 # The run and its report -----------------------------------------------------------------------
@@ -353,29 +394,39 @@ class Run:
 async def load(url: str, accounts: list[Account], options, server: "OwnServer | None") -> Run:
     async with httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S) as setup_client:
         documents = saved_documents()
-        await asyncio.gather(*(prepare_account(setup_client, account, documents) for account in accounts))
+        await asyncio.gather(
+            *(prepare_account(setup_client, account, documents) for account in accounts)
+        )
         users = []
         one_connection = httpx.Limits(max_connections=1)
         for index in range(options.users):
             account = accounts[index % len(accounts)]
             browser = httpx.AsyncClient(
-                base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection,
+                base_url=url,
+                timeout=REQUEST_TIMEOUT_S,
+                limits=one_connection,
                 cookies=copy.copy(account.session_cookies),
             )
-            client = httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection)
+            client = httpx.AsyncClient(
+                base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection
+            )
             users.append(User(browser, client, account, random.Random(options.seed * 1000 + index)))
         samples: list[Sample] = []
         server_cpu_s = server.cpu_s() if server else None
         client_cpu_s = time.process_time()
         start = time.monotonic()
         try:
-            await asyncio.gather(*(run_user(user, options, start + options.duration, samples) for user in users))
+            await asyncio.gather(
+                *(run_user(user, options, start + options.duration, samples) for user in users)
+            )
         finally:
             for user in users:
                 await user.browser.aclose()
                 await user.client.aclose()
         run = Run(
-            samples, time.monotonic() - start, time.process_time() - client_cpu_s,
+            samples,
+            time.monotonic() - start,
+            time.process_time() - client_cpu_s,
             server.cpu_s() - server_cpu_s if server else None,
         )
         if not server:
@@ -421,7 +472,10 @@ def print_table(results: dict) -> None:
         if not row["count"]:
             print(f"{kind:<28} {0:>6}")
             continue
-        errors = ", ".join(f"{outcome} x{count}" for outcome, count in row["errors_by_outcome"].items()) or "0"
+        errors = (
+            ", ".join(f"{outcome} x{count}" for outcome, count in row["errors_by_outcome"].items())
+            or "0"
+        )
         print(
             f"{kind:<28} {row['count']:>6} {row['per_s']:>7.1f} {row['p50_ms']:>7.0f} {row['p95_ms']:>7.0f} "
             f"{row['p99_ms']:>7.0f} {row['max_ms']:>7.0f}  {errors}"
@@ -446,21 +500,55 @@ def print_machine(results: dict) -> None:
 
 def options_from(arguments: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--users", type=int, default=50, help="simulated users at once (default 50)")
+    parser.add_argument(
+        "--users", type=int, default=50, help="simulated users at once (default 50)"
+    )
     parser.add_argument("--duration", type=float, default=60, help="seconds of load (default 60)")
-    parser.add_argument("--p99-ms", type=float, default=1000, help="the target p99 of all requests (default 1000)")
-    parser.add_argument("--think-min", type=float, default=1.0, help="seconds a user waits between requests, at least")
-    parser.add_argument("--think-max", type=float, default=3.0, help="... and at most (default 1 to 3)")
-    parser.add_argument("--accounts", type=int, default=10, help="team members the users sign in as, without --url (default 10)")
-    parser.add_argument("--url", help="a planner already running there (default: serve one with scripts/run)")
-    parser.add_argument("--username", help="with --url: the account (default: var/first-user.txt's); password in LOADTEST_PASSWORD")
-    parser.add_argument("--plans-signed-in", action="store_true", help="send plans and posted exports with a token")
-    parser.add_argument("--use-database-url", action="store_true", help="the served planner keeps DATABASE_URL (e.g. under scripts/with-postgres)")
+    parser.add_argument(
+        "--p99-ms", type=float, default=1000, help="the target p99 of all requests (default 1000)"
+    )
+    parser.add_argument(
+        "--think-min",
+        type=float,
+        default=1.0,
+        help="seconds a user waits between requests, at least",
+    )
+    parser.add_argument(
+        "--think-max", type=float, default=3.0, help="... and at most (default 1 to 3)"
+    )
+    parser.add_argument(
+        "--accounts",
+        type=int,
+        default=10,
+        help="team members the users sign in as, without --url (default 10)",
+    )
+    parser.add_argument(
+        "--url", help="a planner already running there (default: serve one with scripts/run)"
+    )
+    parser.add_argument(
+        "--username",
+        help="with --url: the account (default: var/first-user.txt's); password in LOADTEST_PASSWORD",
+    )
+    parser.add_argument(
+        "--plans-signed-in", action="store_true", help="send plans and posted exports with a token"
+    )
+    parser.add_argument(
+        "--use-database-url",
+        action="store_true",
+        help="the served planner keeps DATABASE_URL (e.g. under scripts/with-postgres)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="of the users' choices and sizes")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args(arguments)
-    if options.users < 1 or options.accounts < 1 or options.duration <= 0 or not 0 <= options.think_min <= options.think_max:
-        parser.error("--users and --accounts must be at least 1, --duration positive, 0 <= --think-min <= --think-max")
+    if (
+        options.users < 1
+        or options.accounts < 1
+        or options.duration <= 0
+        or not 0 <= options.think_min <= options.think_max
+    ):
+        parser.error(
+            "--users and --accounts must be at least 1, --duration positive, 0 <= --think-min <= --think-max"
+        )
     return options
 
 
@@ -477,7 +565,10 @@ def main(arguments: list[str] | None = None) -> int:
         server = OwnServer(options)
     try:
         if server:
-            print(f"Serving the planner with scripts/run on {server.url} (log: {server.log_path}) ...", flush=True)
+            print(
+                f"Serving the planner with scripts/run on {server.url} (log: {server.log_path}) ...",
+                flush=True,
+            )
             server.start()
             accounts, url = server.create_accounts(options.accounts), server.url
         workers = os.environ.get("WORKERS", f"{2 * os.cpu_count() + 1} (2 x cores + 1)")
@@ -498,8 +589,10 @@ def main(arguments: list[str] | None = None) -> int:
 
     results = report(run.samples, run.elapsed_s)
     results.update(
-        server_error_log_lines=len(server_errors), server_cpu_s=run.server_cpu_s,
-        client_cpu_s=run.client_cpu_s, load_average_before=load_average_before,
+        server_error_log_lines=len(server_errors),
+        server_cpu_s=run.server_cpu_s,
+        client_cpu_s=run.client_cpu_s,
+        load_average_before=load_average_before,
         load_average_after=load_average_after,
     )
     print_table(results)
@@ -510,7 +603,12 @@ def main(arguments: list[str] | None = None) -> int:
     if options.json:
         options.json.write_text(json.dumps(results, indent=2))
     total = results["total"]
-    passed = total["count"] > 0 and total["errors"] == 0 and total["p99_ms"] <= options.p99_ms and not server_errors
+    passed = (
+        total["count"] > 0
+        and total["errors"] == 0
+        and total["p99_ms"] <= options.p99_ms
+        and not server_errors
+    )
     print(
         f"\n{'PASS' if passed else 'FAIL'}: {total['errors']} errors, p99 {total.get('p99_ms', 0):.0f} ms "
         f"(target: no errors, p99 under {options.p99_ms:g} ms)"
