@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from django.apps import apps
 
+from planner.catalog_cache import kept_snapshot
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
 from planner.solver.schema import read_spec
@@ -134,5 +135,6 @@ def catalog_snapshot_from_rows(rows: CatalogRows, digest: str | None = None) -> 
 
 
 def catalog_snapshot() -> CatalogSnapshot:
-    """The catalog as it is in the database now, for the solver."""
-    return catalog_snapshot_from_rows(catalog_rows())
+    """The catalog as it is in the database now, for the solver (kept by each process until the
+    catalog changes: planner/catalog_cache.py)."""
+    return kept_snapshot(lambda: catalog_snapshot_from_rows(catalog_rows()))
