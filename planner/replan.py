@@ -12,6 +12,7 @@ from planner.catalog import (
     catalog_sources,
 )
 from planner.catalog_versions import PartChange, catalog_changes
+from planner.dashboard import format_value, label
 from planner.diff import flatten
 from planner.key_figures import ComparedCell, compare_figures
 from planner.models import CatalogVersion, ScenarioRevision
@@ -90,6 +91,14 @@ class Replan:
     @property
     def can_save(self) -> bool:
         return self.status.outdated and not self.today_errors
+
+    @property
+    def field_changes(self) -> list[tuple[PartChange, str, str, str]]:
+        """(part, field in words, value then, value today) of every changed field."""
+        return [
+            (change, label(field.path), format_value(field.old), format_value(field.new))
+            for change in self.changes if change.kind == "changed" for field in change.fields
+        ]
 
 
 def _planned(document: dict, catalog: CatalogSnapshot) -> tuple[dict | None, dict]:
