@@ -20,11 +20,12 @@ document no design satisfies, 400 for an unknown export format) are declared on 
 from django.conf import settings
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework.permissions import AllowAny
 
 from planner.api.errors import NON_FIELD_KEY
 from planner.scenario_json_schema import DOCUMENT_NAME, PLAN_NAME, document_definitions, plan_definitions
+from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, MAX_REPORTED_ERRORS
 
 COMPONENTS_PREFIX = "#/components/schemas/"
@@ -32,6 +33,7 @@ ERRORS_NAME = "Errors"
 CONFLICT_NAME = "RevisionConflict"
 ERROR_MEDIA_TYPE = "application/json"
 BODY_METHODS = ("POST", "PUT", "PATCH")
+EXAMPLES_DIRECTORY = "examples"
 
 
 def component_ref(name: str) -> dict:
@@ -99,6 +101,16 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
 def document_body(parser_classes) -> dict[str, dict]:
     """A request body that is a scenario document, in each media type the parsers read."""
     return {parser.media_type: SCENARIO_DOCUMENT for parser in parser_classes}
+
+
+def document_examples() -> list[OpenApiExample]:
+    """The scenarios of examples/, as request examples: on the API's page, and the first
+    requests of a schema-driven fuzzer (which cannot guess catalog slugs)."""
+    examples = []
+    for path in sorted((settings.BASE_DIR / EXAMPLES_DIRECTORY).glob("*.yaml")):
+        document = parse_document(path.read_bytes(), "yaml")
+        examples.append(OpenApiExample(path.stem, value=document, summary=document["name"], request_only=True))
+    return examples
 
 
 def _error_response(code: int, description: str | None = None) -> OpenApiResponse:

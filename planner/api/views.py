@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from planner.api.catalog import catalog_viewset
 from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
-from planner.api.schema import PLAN, document_body, error_responses
+from planner.api.schema import PLAN, document_body, document_examples, error_responses
 from planner.api.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -57,7 +57,7 @@ class PlanView(APIView):
     @extend_schema(
         request=document_body(parser_classes),
         responses={200: PLAN, **error_responses(422)},
-        examples=[ERRORS_EXAMPLE],
+        examples=[*document_examples(), ERRORS_EXAMPLE],
         description=(
             "Body: the scenario document as JSON (or YAML with Content-Type application/yaml). "
             "200: the plan. 400: the document is invalid; 422: it is valid but no design "
@@ -105,7 +105,7 @@ class PlanExportView(APIView):
     parser_classes = PlanView.parser_classes
 
     @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT],
-                   responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
+                   responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
         return export_response(plan_document(request.data), export_format)
 
