@@ -143,3 +143,15 @@ def _sections_of(root: type) -> list[type]:
                 pending.append(hint)
             hints.extend(typing.get_args(hint))
     return sections
+
+
+@pytest.mark.django_db
+def test_the_plans_inputs_are_given_back_exactly_so_that_they_plan_again(plan_validator, document_validator):
+    """Found by schemathesis: rounded to 6 decimals, 1e-7 bytes per token came back as 0,
+    below the bound the document schema states (and the reader refuses)."""
+    document = {**H100, "storage": {"dataset_bytes_per_token": 1e-7}, "finance": {"discount_rate": -0.9999999}}
+    plan = plan_document(document).to_dict()
+    assert plan["inputs"]["storage"]["dataset_bytes_per_token"] == 1e-7
+    assert plan["cost"]["assumptions"]["discount_rate"] == -0.9999999
+    assert errors_at(plan_validator, plan) == {}
+    assert plan_document(plan["inputs"]).to_dict()["inputs"] == plan["inputs"]
