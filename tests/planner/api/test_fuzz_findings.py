@@ -19,3 +19,12 @@ def test_a_write_share_below_the_float_range_plans(api):
     assert response.status_code == 200
     reliability = response.json()["reliability"]
     assert reliability["checkpoint_share"] == 0 and 0 < reliability["goodput"] < 1
+
+
+@pytest.mark.parametrize("key", ["generator_kw", "ups_module_kw"])
+def test_a_backup_power_unit_below_one_kw_is_refused_naming_it(api, key):
+    """A generator of 5e-324 kW made the count of generators infinite (500)."""
+    document = {"name": "fuzz", "compute": {"system": "dgx-h100", "gpus": 64}, "facility": {key: 5e-324}}
+    response = api.post("/api/v1/plan/", json.dumps(document), content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == {f"facility.{key}": ["must be a number of at least 1 kW"]}
