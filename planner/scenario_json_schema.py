@@ -195,7 +195,7 @@ class _PlanWriter(_Writer):
             annotation = hints[field.name]
             if cls is Plan and _admits_none(annotation):
                 # The plan leaves out the sections it did not compute.
-                annotation = typing.Union[tuple(a for a in get_args(annotation) if a is not type(None))]
+                [annotation] = [option for option in get_args(annotation) if option is not type(None)]
             else:
                 required.append(field.metadata.get("plan_key", field.name))
             properties[field.metadata.get("plan_key", field.name)] = self.value_schema(annotation, None)

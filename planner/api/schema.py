@@ -24,7 +24,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework.permissions import AllowAny
 
 from planner.api.errors import NON_FIELD_KEY
-from planner.scenario_json_schema import DOCUMENT_NAME, PLAN_NAME, document_definitions, plan_definitions
+from planner.scenario_json_schema import (
+    DOCUMENT_NAME,
+    PLAN_NAME,
+    document_definitions,
+    plan_definitions,
+)
 from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, MAX_REPORTED_ERRORS
 
@@ -158,9 +163,8 @@ class PlannerAutoSchema(AutoSchema):
 
 
 def _register_components(registry) -> None:
-    errors = ResolvedComponent(name=ERRORS_NAME, type=ResolvedComponent.SCHEMA, schema=ERRORS_SCHEMA, object=ERRORS_NAME)
-    if errors in registry:
-        return
+    if ResolvedComponent(name=ERRORS_NAME, type=ResolvedComponent.SCHEMA, object=ERRORS_NAME) in registry:
+        return  # the definitions of this schema are in
     definitions = {
         **document_definitions(COMPONENTS_PREFIX),
         **plan_definitions(COMPONENTS_PREFIX),
