@@ -8,6 +8,8 @@ server's workers: a file cache in var/), so it covers every path that calls `aut
 the sign-in page, the admin's, HTTP basic auth and the token endpoint of the API.
 """
 
+import hashlib
+
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.signals import user_login_failed
@@ -21,7 +23,10 @@ LOGIN_LOCKOUT_WINDOW_S = 15 * 60
 
 
 def _failures_key(username: str) -> str:
-    return "login-failures:" + username.strip().lower()[:150].encode("unicode_escape").decode("ascii")
+    # A digest: any name (spaces, control characters, 150 characters) makes a key every cache
+    # backend accepts (memcached refuses spaces and control characters, and keys over 250 bytes).
+    name = username.strip().lower()[:150]
+    return "login-failures:" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def login_failures(username: str) -> int:

@@ -198,7 +198,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "planner.api.schema.PlannerAutoSchema",
     "EXCEPTION_HANDLER": "planner.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "planner.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
@@ -208,6 +208,11 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "AI GPU cluster capacity planner API",
     "DESCRIPTION": "Plan GPU clusters from scenario documents; keep scenarios with revisions; read the component catalog.",
     "VERSION": "1",
+    # 3.1: its schemas are JSON Schema 2020-12, the dialect of the scenario document's schema.
+    "OAS_VERSION": "3.1.0",
+    # Enums stay where they are: the enum hook cannot sort a choice of text and numbers
+    # (fabrics.<name>.tiers: auto, 2 or 3) and would move the document's choices out of it.
+    "POSTPROCESSING_HOOKS": [],
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -37,7 +37,7 @@ class FabricSpec:
     )
     tiers: Literal["auto", 2, 3] = spec_field("auto", help="Switch tiers of a fat tree.")
     oversubscription: OversubscriptionSpec = spec_field(
-        default_factory=OversubscriptionSpec, before=_oversubscription_shorthand
+        default_factory=OversubscriptionSpec, before=_oversubscription_shorthand, shorthand="leaf"
     )
     planes: int = spec_field(1, minimum=1, maximum=16, help="Independent parallel fabrics.")
     backup_ports: int = spec_field(

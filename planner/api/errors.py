@@ -5,6 +5,8 @@ revision 409. Errors that concern no field sit under "detail". A document with m
 few and `error_count`, the number of all of them, so an answer stays a few kilobytes.
 """
 
+from django.http import JsonResponse
+from django.views import defaults
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -13,6 +15,15 @@ from planner.services import RevisionConflict
 from planner.solver.errors import InfeasibleError, ScenarioError, join_path
 
 NON_FIELD_KEY = "detail"
+API_PATH_PREFIX = "/api/"
+
+
+def not_found(request, exception=None):
+    """Django's 404 for a path no view matches: in the API's error format under /api/ (a
+    scenario id that is not a number, an unknown endpoint), the site's page elsewhere."""
+    if request.path.startswith(API_PATH_PREFIX):
+        return JsonResponse({"errors": {NON_FIELD_KEY: ["nothing at this path"]}}, status=404)
+    return defaults.page_not_found(request, exception)
 
 
 def exception_handler(exc, context):

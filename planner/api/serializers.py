@@ -1,6 +1,13 @@
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from planner.api.schema import SCENARIO_DOCUMENT
 from planner.models import Scenario, ScenarioRevision
+
+
+@extend_schema_field(SCENARIO_DOCUMENT)
+class ScenarioDocumentField(serializers.JSONField):
+    """A scenario document: read by the scenario services, which name each bad field."""
 
 
 class ScenarioSerializer(serializers.ModelSerializer):
@@ -14,7 +21,7 @@ class ScenarioSerializer(serializers.ModelSerializer):
 
 
 class ScenarioDetailSerializer(ScenarioSerializer):
-    document = serializers.JSONField(read_only=True)
+    document = ScenarioDocumentField(read_only=True)
 
     class Meta(ScenarioSerializer.Meta):
         fields = [*ScenarioSerializer.Meta.fields, "document"]
@@ -22,7 +29,7 @@ class ScenarioDetailSerializer(ScenarioSerializer):
 
 
 class ScenarioCreateSerializer(serializers.Serializer):
-    document = serializers.JSONField(help_text="The scenario document (see the scenario format).")
+    document = ScenarioDocumentField(help_text="The scenario document (see the scenario format).")
 
 
 class ScenarioUpdateSerializer(ScenarioCreateSerializer):
@@ -33,6 +40,7 @@ class ScenarioUpdateSerializer(ScenarioCreateSerializer):
 
 class ScenarioRevisionSerializer(serializers.ModelSerializer):
     author = serializers.StringRelatedField()
+    document = ScenarioDocumentField(read_only=True)
 
     class Meta:
         model = ScenarioRevision

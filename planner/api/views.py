@@ -3,7 +3,7 @@
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from planner.api.catalog import catalog_viewset
 from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
+from planner.api.schema import PLAN, document_body, document_examples, error_responses
 from planner.api.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -19,7 +20,13 @@ from planner.api.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
-from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
+from planner.exports import (
+    EXPORT_FORMATS,
+    EXPORTS,
+    STREAMED_EXPORTS,
+    plan_export,
+    plan_export_lines,
+)
 from planner.models import Scenario, Server, System
 from planner.security import AnonymousPlanThrottle
 from planner.selectors import scenario_get, scenario_list
@@ -33,7 +40,10 @@ from planner.services import (
 from planner.solver.errors import ScenarioError
 
 ERRORS_EXAMPLE = OpenApiExample(
-    "Field errors", value={"errors": {"compute.gpus": ["must be a positive whole number"]}}
+    "Field errors",
+    value={"errors": {"compute.gpus": ["must be a positive whole number"]}},
+    response_only=True,
+    status_codes=[400],
 )
 
 
@@ -45,9 +55,9 @@ class PlanView(APIView):
     parser_classes = [ScenarioJSONParser, ScenarioYAMLParser, ScenarioLegacyYAMLParser]
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT, 422: OpenApiTypes.OBJECT},
-        examples=[ERRORS_EXAMPLE],
+        request=document_body(parser_classes),
+        responses={200: PLAN, **error_responses(422)},
+        examples=[*document_examples(), ERRORS_EXAMPLE],
         description=(
             "Body: the scenario document as JSON (or YAML with Content-Type application/yaml). "
             "200: the plan. 400: the document is invalid; 422: it is valid but no design "
@@ -63,6 +73,16 @@ EXPORT_DESCRIPTION = (
     "workbook with the summary, BOM, every plan section and the inputs; cabling: the "
     "point-to-point cabling plan as CSV, one row per cable, streamed). An unknown format is 400."
 )
+EXPORT_FORMAT = OpenApiParameter(
+    "export_format", str, OpenApiParameter.PATH, enum=EXPORT_FORMATS, description="The file format."
+)
+EXPORT_RESPONSES = {
+    **{
+        (200, content_type.split(";")[0]): PLAN if content_type == "application/json" else OpenApiTypes.BINARY
+        for _, content_type, _ in (*EXPORTS.values(), *STREAMED_EXPORTS.values())
+    },
+    **error_responses(400, 422),
+}
 
 
 def export_response(plan, export_format: str) -> HttpResponse | StreamingHttpResponse:
@@ -84,8 +104,8 @@ class PlanExportView(APIView):
     throttle_classes = [AnonymousPlanThrottle]
     parser_classes = PlanView.parser_classes
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
-                   description=EXPORT_DESCRIPTION)
+    @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT],
+                   responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
         return export_response(plan_document(request.data), export_format)
 
@@ -93,8 +113,7 @@ class PlanExportView(APIView):
 class ScenarioExportView(APIView):
     """Download the plan of a saved scenario's current revision in one format."""
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY},
-                   description=EXPORT_DESCRIPTION)
+    @extend_schema(parameters=[EXPORT_FORMAT], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
     def get(self, request, pk, export_format):
         scenario = scenario_get(owner=request.user, pk=pk)
         return export_response(scenario_plan(scenario=scenario), export_format)
@@ -130,7 +149,7 @@ class ScenarioViewSet(viewsets.GenericViewSet):
     def retrieve(self, request, pk=None):
         return self._detail(self.get_scenario(pk))
 
-    @extend_schema(request=ScenarioUpdateSerializer, responses=ScenarioDetailSerializer)
+    @extend_schema(request=ScenarioUpdateSerializer, responses={200: ScenarioDetailSerializer, **error_responses(409)})
     def update(self, request, pk=None):
         scenario = self.get_scenario(pk)
         serializer = ScenarioUpdateSerializer(data=request.data)
@@ -144,7 +163,11 @@ class ScenarioViewSet(viewsets.GenericViewSet):
         )
         return self._detail(scenario)
 
-    @extend_schema(request=ScenarioUpdateSerializer, responses=ScenarioDetailSerializer)
+    @extend_schema(
+        request=ScenarioUpdateSerializer,
+        responses={200: ScenarioDetailSerializer, **error_responses(409)},
+        description="The same as PUT: the whole document and the revision it is based on.",
+    )
     def partial_update(self, request, pk=None):
         return self.update(request, pk)
 
@@ -152,14 +175,14 @@ class ScenarioViewSet(viewsets.GenericViewSet):
         scenario_delete(scenario=self.get_scenario(pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 422: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: PLAN, **error_responses(422)})
     @action(detail=True, methods=["get"])
     def plan(self, request, pk=None):
         """The plan of the scenario's current revision."""
         return Response(scenario_plan(scenario=self.get_scenario(pk)).to_dict())
 
     @extend_schema(responses=ScenarioRevisionSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def revisions(self, request, pk=None):
         """Every revision of the scenario, newest first."""
         revisions = self.get_scenario(pk).revisions.select_related("author")

@@ -8,7 +8,7 @@ from fabric.solver.results import FabricResult
 from planner.solver.bom import BomLine, PartSource
 from planner.solver.compute import ComputeResult
 from planner.solver.reliability import ReliabilityResult
-from planner.solver.scenario import ScenarioSpec
+from planner.solver.scenario import FinanceSpec, ScenarioSpec
 from planner.solver.tco import CostResult
 from planner.solver.workload import WorkloadResult
 from power.solver.facility import PowerResult
@@ -45,17 +45,24 @@ class Plan:
         }
 
 
-def _plain(value: Any) -> Any:
+EXACT_SECTIONS = (ScenarioSpec, FinanceSpec)
+"""The scenario's own values (the inputs, the cost assumptions) are given back as they were:
+rounded, a tiny positive input would become 0, past its bound, and the plan's inputs would no
+longer plan."""
+
+
+def _plain(value: Any, rounded: bool = True) -> Any:
     if dataclasses.is_dataclass(value):
+        rounded = rounded and not isinstance(value, EXACT_SECTIONS)
         # A field may name its key in the plan (`from` is a Python keyword: LinkResult.from_).
         return {
-            field.metadata.get("plan_key", field.name): _plain(getattr(value, field.name))
+            field.metadata.get("plan_key", field.name): _plain(getattr(value, field.name), rounded)
             for field in dataclasses.fields(value)
         }
     if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: _plain(item, rounded) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, float):
+        return [_plain(item, rounded) for item in value]
+    if isinstance(value, float) and rounded:
         return round(value, PLAN_DECIMALS)
     return value

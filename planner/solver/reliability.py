@@ -192,6 +192,10 @@ def time_lost(interval_s: float | None, write_s: float | None, restart_s: float,
     lost = lost_work + restart
     if lost >= 1:
         return TimeLost(0.0, lost_work / lost, restart / lost, 0.0)
+    if segment_s == 0:
+        # δ = τ = 0: a write time below the float range (a share of 5e-324). The model's limit
+        # as δ → 0 (τ = √(2δM) ≫ δ): checkpoints and lost work cost nothing, restarts remain.
+        return TimeLost(0.0, lost_work, restart, 1 - lost)
     return TimeLost(
         checkpoint_share=(1 - lost) * write_s / segment_s,
         lost_work_share=lost_work,

@@ -36,10 +36,12 @@ def spec_field(
     min_length: int = 0,
     max_length: int = 200,
     before: Callable[[Any], Any] | None = None,
+    shorthand: str = "",
 ) -> Any:
     """A dataclass field with what the reader and the forms need to know about it.
 
-    `before` turns a shorthand into the full form before reading (e.g. a number for a mapping).
+    `before` turns a shorthand into the full form before reading (e.g. a number for a mapping);
+    `shorthand` names the key of the section that a bare value stands for, for the schema.
     """
     metadata = {
         "unit": unit,
@@ -50,6 +52,7 @@ def spec_field(
         "min_length": min_length,
         "max_length": max_length,
         "before": before,
+        "shorthand": shorthand,
     }
     return dataclasses.field(default=default, default_factory=default_factory, metadata=metadata)
 
@@ -66,6 +69,11 @@ class FieldInfo:
     help: str
     minimum: float | None
     maximum: float | None
+    exclusive_minimum: bool = False
+    min_length: int = 0
+    max_length: int = MAX_TEXT_LENGTH
+    shorthand: str = ""
+    """The key of the nested section that a bare value stands for (`oversubscription: 2`)."""
 
 
 def spec_fields(cls: type) -> Iterator[FieldInfo]:
@@ -89,6 +97,10 @@ def spec_fields(cls: type) -> Iterator[FieldInfo]:
             help=meta.get("help", ""),
             minimum=meta.get("minimum"),
             maximum=meta.get("maximum"),
+            exclusive_minimum=meta.get("exclusive_minimum", False),
+            min_length=meta.get("min_length", 0),
+            max_length=meta.get("max_length", MAX_TEXT_LENGTH),
+            shorthand=meta.get("shorthand", ""),
         )
 
 

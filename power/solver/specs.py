@@ -139,13 +139,14 @@ class FacilitySpec:
     )
     cooling_redundancy: Redundancy = spec_field("N+1", help="N, N+1 or 2N for CDUs, air handlers and heat rejection.")
     ups_redundancy: Redundancy = spec_field("N+1", help="N, N+1 or 2N UPS modules.")
-    ups_module_kw: float = spec_field(1_000.0, unit="kW", minimum=0, exclusive_minimum=True, maximum=100_000)
+    # At least 1 kW, as every unit size that divides a load: a tiny one made the count infinite.
+    ups_module_kw: float = spec_field(1_000.0, unit="kW", minimum=1, maximum=100_000)
     ups_efficiency: float = spec_field(
         0.95, minimum=0.5, maximum=1, help="Double-conversion UPS: about 0.92-0.97 at its load."
     )
     generator_redundancy: Redundancy = spec_field("N+1", help="N, N+1 or 2N generator sets.")
     generator_kw: float = spec_field(
-        2_500.0, unit="kW", minimum=0, exclusive_minimum=True, maximum=100_000, help="Rating of one generator set."
+        2_500.0, unit="kW", minimum=1, maximum=100_000, help="Rating of one generator set."
     )
     distribution_loss_fraction: float = spec_field(
         0.02, minimum=0, maximum=0.5, help="Transformer, switchgear, PDU and cable losses, as a share of the load."

@@ -44,7 +44,9 @@ class StorageTierSpec:
     systems: int | None = spec_field(
         None, minimum=1, maximum=100_000, help="Fixed number of systems; default: as many as needed."
     )
-    protection: ProtectionSpec = spec_field(default_factory=ProtectionSpec, before=_protection_shorthand)
+    protection: ProtectionSpec = spec_field(
+        default_factory=ProtectionSpec, before=_protection_shorthand, shorthand="scheme"
+    )
 
     def problems(self):
         for duties, key in ((self.serves, "serves"), (self.holds or (), "holds")):

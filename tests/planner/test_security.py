@@ -2,6 +2,7 @@
 authentication, password validators, the security headers and the database file's mode."""
 
 import base64
+import json
 import os
 import stat
 
@@ -12,7 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
-from planner.security import LOGIN_FAILURE_LIMIT, AnonymousPlanThrottle
+from planner.security import LOGIN_FAILURE_LIMIT, AnonymousPlanThrottle, login_failures
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +106,13 @@ def test_the_sqlite_file_is_readable_by_its_owner_only():
         pytest.skip("SQLite only")
     path = settings.VAR_DIR / "planner.sqlite3"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+@pytest.mark.parametrize("username", ["year 0", "%{x}: %{y:,.4~s}", "tab\tand\u0085", "n" * 150])
+def test_failed_sign_ins_of_any_name_are_counted_under_a_key_every_cache_accepts(username, recwarn):
+    """Found by schemathesis: the token endpoint's names with spaces made keys memcached refuses."""
+    body = json.dumps({"username": username, "password": "wrong"})  # ASCII: a lone surrogate escaped
+    response = APIClient().post("/api/v1/token/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert login_failures(username) == 1
+    assert not [warning for warning in recwarn if warning.category.__name__ == "CacheKeyWarning"]

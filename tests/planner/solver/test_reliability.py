@@ -101,6 +101,17 @@ def test_a_job_that_restarts_longer_than_it_runs_makes_no_progress():
     assert lost.checkpoint_share + lost.lost_work_share + lost.restart_share == pytest.approx(1.0)
 
 
+def test_a_checkpoint_that_takes_no_time_costs_nothing_and_leaves_the_restarts():
+    """Found by schemathesis: a write share of 5e-324 gives δ = τ = 0, which divided by zero."""
+    lost = time_lost(interval_s=0.0, write_s=0.0, restart_s=600, mtbi_s=DAY_S)
+    assert (lost.checkpoint_share, lost.lost_work_share) == (0.0, 0.0)
+    assert lost.restart_share == pytest.approx(600 / DAY_S)
+    assert lost.goodput == pytest.approx(1 - 600 / DAY_S)
+    # The limit of the model as δ → 0, where τ = √(2δM) ≫ δ:
+    nearly = time_lost(interval_s=daly_interval_s(1e-9, DAY_S), write_s=1e-9, restart_s=600, mtbi_s=DAY_S)
+    assert nearly.goodput == pytest.approx(lost.goodput, abs=1e-6)
+
+
 def test_spares_cover_the_nodes_out_for_repair():
     # 0.5 interruptions/h × 2 h = 1 node out on average; Poisson(1): P(≤2) = 0.920, P(≤3) = 0.981, P(≤4) = 0.996
     assert spare_nodes_needed(0.5, 2, 0.9) == 2
