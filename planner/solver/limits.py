@@ -12,9 +12,12 @@ naming the input that drove it.
 import math
 from dataclasses import replace
 
+from fabric.solver.endpoints import management_port_endpoints
+from fabric.solver.fabric import plan_fabrics
 from planner.solver.catalog import CatalogSnapshot
-from planner.solver.compute import size_compute
+from planner.solver.compute import ComputeResult, size_compute
 from planner.solver.errors import InfeasibleError
+from planner.solver.management import server_groups
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
 from planner.solver.workload import (
@@ -25,13 +28,20 @@ from planner.solver.workload import (
     gpus_for_days,
     training_flops,
 )
+from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
-from storage.solver.tiers import size_storage
+from storage.solver.tiers import StorageResult, size_storage, storage_endpoint_groups, storage_system_counts
 
 MAX_PLAN_GPUS = MAX_GPUS
 """GPUs of one plan, spares included: ten times the largest clusters announced."""
 MAX_STORAGE_SYSTEMS = 100_000
 """Storage systems of one plan, all tiers: the largest count a tier may be given by hand."""
+MAX_PLAN_CABLES = 5_000_000
+"""Cables of one plan, every fabric and plane: the cabling plan's rows. A million GPUs on every
+fabric, one plane each, have 3.5 to 4.9 million (DGX B300: fat tree, dragonfly, rail-only).
+Counting them for the bill of materials is the plan's one cost that grows with its size, about
+a microsecond per cable: a plan at this limit takes a few seconds and 250 MB (the figures are
+in scripts/benchmark.py), where 16 planes of 10 million GPUs took minutes and 9 GB."""
 
 
 def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
@@ -66,12 +76,59 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
             f"{(nodes + compute_spec.spare_nodes) * system.gpus:,} GPUs, more than the "
             f"{MAX_PLAN_GPUS:,} a plan may have",
         )
-    _check_storage(scenario, catalog, size_compute(compute_spec, system), system)
+    compute = size_compute(compute_spec, system)
+    storage = _check_storage(scenario, catalog, compute, system)
+    _check_cables(scenario, catalog, compute, storage, system)
 
 
-def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> None:
-    if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
+def _check_cables(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, storage: StorageResult | None,
+    system,
+) -> None:
+    """The fabrics planned as the pipeline first plans them (their counts are closed-form, a
+    millisecond at any size), before any cable is placed. Only the rack PDUs' management cables,
+    a few per rack and known once racks are packed, are not counted yet."""
+    specs = {name: getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")}
+    if all(spec is None for spec in specs.values()):
         return
+    nodes_per_rack = None
+    if any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in specs.values()):
+        nodes_per_rack = pack_compute_racks(
+            compute.total_nodes, system, scenario.racks, catalog.cooling_types
+        ).nodes_per_rack
+    servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
+    endpoints = {
+        "storage": storage_endpoint_groups(storage),
+        "oob": management_port_endpoints({}, servers, storage_system_counts(storage)),
+    }
+    fabrics = plan_fabrics(scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, endpoints)
+    cables = {name: sum(link.count for link in fabric.links) for name, fabric in fabrics.items()}
+    total = sum(cables.values())
+    if total <= MAX_PLAN_CABLES:
+        return
+    largest = max(cables, key=cables.__getitem__)
+    planes = specs[largest].planes
+    field = f"fabrics.{largest}.planes" if planes > 1 else _size_field(scenario)
+    raise InfeasibleError.at(
+        field,
+        f"the fabrics would have {total:,} cables ({cables[largest]:,} in the {largest} fabric"
+        f"{f' of {planes} planes' if planes > 1 else ''}), more than the {MAX_PLAN_CABLES:,} a plan "
+        "may have: plan fewer systems or planes, or raise the oversubscription",
+    )
+
+
+def _size_field(scenario: ScenarioSpec) -> str:
+    """The input that set the systems' count."""
+    if scenario.workload is not None and scenario.workload.days is not None:
+        return "workload.days"
+    return "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
+
+
+def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> StorageResult | None:
+    """The storage the plan will size (None without a workload, reliability or storage
+    section), or InfeasibleError when it passes MAX_STORAGE_SYSTEMS."""
+    if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
+        return None
     storage = scenario.storage
     reliability = scenario.reliability or ReliabilitySpec()
     target_s = checkpoint_write_target_s(
@@ -94,7 +151,7 @@ def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, sy
         )
         raise InfeasibleError.at(field, "needs unboundedly many storage systems") from None
     if sized.systems <= MAX_STORAGE_SYSTEMS:
-        return
+        return sized
     tier_index, tier = max(enumerate(sized.tiers), key=lambda item: item[1].systems)
     raise InfeasibleError.at(
         _storage_driver(storage, tier_index, tier),
