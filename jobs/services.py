@@ -134,7 +134,7 @@ def job_report_progress(*, job: Job, progress: float, message: str = "") -> None
 def job_succeed(*, job: Job, output: JobOutput) -> None:
     path = job_folder(job) / output.name
     _running(job).update(
-        status=Job.Status.DONE, progress=1.0, message="done", finished_at=timezone.now(),
+        status=Job.Status.DONE, progress=1.0, finished_at=timezone.now(),
         result_path=f"{job.pk}/{output.name}", result_name=output.name,
         result_content_type=output.content_type, result_bytes=path.stat().st_size,
     )
