@@ -1,8 +1,17 @@
-"""Two workers never claim the same job: twenty threads, each with its own database connection
-as each worker process has, claim from one queue at once, on a SQLite file with the project's
-settings and on PostgreSQL (when the suite runs on it)."""
+"""Worker processes: two never claim the same job (twenty threads, each with its own database
+connection as each worker process has, claiming from one queue at once, on a SQLite file with the
+project's settings and on PostgreSQL when the suite runs on it); and `manage.py runworker` as
+the server runs it: on start it fails the jobs a dead worker left running, then runs the queue,
+and SIGTERM stops it cleanly."""
 
+import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,6 +23,10 @@ from tests.planner.test_concurrent_saves import file_database, migrated_file  # 
 
 WORKERS = 20
 JOBS = 30
+ROOT = Path(__file__).resolve().parents[2]
+DOCUMENT = {"name": "Pod", "compute": {"system": "dgx-b200", "nodes": 8},
+            "fabrics": {"compute": {"switch": "qm9700"}}}
+WAIT_S = 60
 
 
 def claim_all(worker: str) -> list[int]:
@@ -80,3 +93,40 @@ def test_workers_never_claim_the_same_job_on_postgresql(settings):
     for thread in threads:
         thread.join(timeout=60)
     check_each_job_claimed_once(results)
+
+
+@pytest.mark.django_db
+def test_runworker_fails_a_dead_workers_job_runs_the_queue_and_stops_on_sigterm(file_database, tmp_path):  # noqa: F811
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_worker = f"{socket.gethostname()}:{finished.stdout.strip()}"
+
+    def queue(_):
+        owner = get_user_model().objects.create_user("ada")
+        job_enqueue(owner=owner, kind="plan_export", parameters={"format": "json", "document": {"name": "x"}})
+        left = job_claim_next(worker=dead_worker)
+        queued = job_enqueue(owner=owner, kind="plan_export", parameters={"format": "cabling", "document": DOCUMENT})
+        return left.pk, queued.pk
+
+    [(left, queued)] = file_database(queue, 1)
+    environment = {**os.environ, "PLANNER_VAR_DIR": str(tmp_path)}
+    environment.pop("DATABASE_URL", None)
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "runworker", "--poll-interval", "0.2"], cwd=ROOT, env=environment,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + WAIT_S
+        states = {}
+        while time.monotonic() < deadline and states.get(queued) != "done":
+            time.sleep(0.2)
+            [states] = file_database(lambda _: dict(Job.objects.values_list("pk", "status")), 1)
+        assert states == {left: "failed", queued: "done"}
+        worker.send_signal(signal.SIGTERM)
+        output, _ = worker.communicate(timeout=10)
+    finally:
+        worker.kill()
+    assert worker.returncode == 0, output
+    assert "(1 left running by a dead worker failed)" in output
+    assert output.rstrip().endswith("stopped")
+    [result] = (tmp_path / "jobs" / str(queued)).iterdir()
+    assert result.name == "pod.cabling.zip"
