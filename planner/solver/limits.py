@@ -37,11 +37,13 @@ MAX_PLAN_GPUS = MAX_GPUS
 MAX_STORAGE_SYSTEMS = 100_000
 """Storage systems of one plan, all tiers: the largest count a tier may be given by hand."""
 MAX_PLAN_CABLES = 5_000_000
-"""Cables of one plan, every fabric and plane: the cabling plan's rows. A million GPUs on every
-fabric, one plane each, have 3.5 to 4.9 million (DGX B300: fat tree, dragonfly, rail-only).
-Counting them for the bill of materials is the plan's one cost that grows with its size, about
-a microsecond per cable: a plan at this limit takes a few seconds and 250 MB (the figures are
-in scripts/benchmark.py), where 16 planes of 10 million GPUs took minutes and 9 GB."""
+"""Cables of one plan, every fabric and plane, as the fabrics are first planned: to the systems,
+storage systems, fabric managers, servers and switches. The rack PDUs' management cables, known
+once racks are packed, come on top (one per PDU: 3 % more at a million GPUs). A million GPUs on
+every fabric have 3.5 to 4.9 million (DGX B300 on a fat tree, a dragonfly, rail-only). Counting
+and placing them for the bill of materials is the plan's one cost that grows with its size: at
+this limit a plan takes 3 to 4 CPU seconds and 100 to 150 MB (scripts/benchmark_limits.py),
+where 16 planes of 10 million GPUs took minutes and 9 GB."""
 
 
 def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
@@ -86,8 +88,7 @@ def _check_cables(
     system,
 ) -> None:
     """The fabrics planned as the pipeline first plans them (their counts are closed-form, a
-    millisecond at any size), before any cable is placed. Only the rack PDUs' management cables,
-    a few per rack and known once racks are packed, are not counted yet."""
+    millisecond at any size), before any cable is placed or any rack packed."""
     specs = {name: getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")}
     if all(spec is None for spec in specs.values()):
         return
