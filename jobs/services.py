@@ -95,6 +95,10 @@ def job_enqueue(*, owner, kind: str, parameters: dict[str, Any], title: str = ""
 
 def job_claim_next(*, worker: str) -> Job | None:
     """The oldest queued job, now running for `worker`; None when the queue is empty."""
+    if not Job.objects.filter(status=Job.Status.QUEUED).exists():
+        # An empty queue is seen without taking SQLite's write lock, which every transaction
+        # here takes when it begins: idle workers look every second.
+        return None
     with transaction.atomic():
         job = (
             Job.objects.select_for_update(skip_locked=True)

@@ -100,12 +100,14 @@ class Worker:
             self.run(job)
         return job
 
-    def housekeeping(self) -> None:
+    def housekeeping(self) -> tuple[int, int]:
+        """Fail the jobs of dead workers and delete expired results: how many of each."""
         self._housekept_at = time.monotonic()
         stale = job_fail_stale()
         expired = job_delete_expired()
         if stale or expired:
             logger.warning("jobs: %s of dead workers failed, %s expired deleted", stale, expired)
+        return stale, expired
 
     def run(self, job: Job) -> None:
         folder = job_folder(job)

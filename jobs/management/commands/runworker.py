@@ -4,7 +4,6 @@ import signal
 
 from django.core.management.base import BaseCommand
 
-from jobs.services import job_fail_stale
 from jobs.worker import Worker
 
 
@@ -27,7 +26,7 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        stale = job_fail_stale()
+        stale, _ = worker.housekeeping()
         self.stdout.write(
             f"Worker {worker.name} running background jobs"
             + (f" ({stale} left running by a dead worker failed)" if stale else "")
