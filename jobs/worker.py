@@ -81,6 +81,8 @@ class Worker:
     def run_forever(self) -> None:
         while not self.stop.is_set():
             try:
+                # A long-lived process: a connection the database dropped is made again.
+                close_old_connections()
                 ran = self.run_once()
             except Exception:  # noqa: BLE001 (the database away for a moment, say: try again)
                 logger.exception("jobs: the worker's loop failed; trying again")
@@ -92,7 +94,6 @@ class Worker:
     def run_once(self) -> Job | None:
         """Housekeeping when due, then the oldest queued job run to its end; that job (None when
         the queue was empty)."""
-        close_old_connections()
         if time.monotonic() - self._housekept_at >= HOUSEKEEPING_EVERY_S:
             self.housekeeping()
         job = job_claim_next(worker=self.name)
