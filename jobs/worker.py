@@ -84,7 +84,7 @@ class Worker:
                 # A long-lived process: a connection the database dropped is made again.
                 close_old_connections()
                 ran = self.run_once()
-            except Exception:  # noqa: BLE001 (the database away for a moment, say: try again)
+            except Exception:  # the database away for a moment, say: try again
                 logger.exception("jobs: the worker's loop failed; trying again")
                 ran = None
                 self.stop.wait(DATABASE_RETRY_S)
@@ -130,7 +130,7 @@ class Worker:
             logger.warning("job %s was taken from this worker while it ran", job.pk)
         except JobError as error:
             job_fail(job=job, error=str(error))
-        except Exception as error:  # noqa: BLE001 (a failing job must not stop the worker)
+        except Exception as error:  # a failing job must not stop the worker
             logger.exception("job %s (%s) failed", job.pk, job.kind)
             job_fail(job=job, error=f"{type(error).__name__}: {error}")
         else:

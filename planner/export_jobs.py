@@ -94,16 +94,18 @@ def _zipped_lines(context: JobContext, plan: Plan, export_format: str, stem: str
     archive_name = f"{name.rsplit('.', 1)[0]}.zip"
     written = -1  # the header is not a cable
     batch: list[str] = []
-    with zipfile.ZipFile(context.folder / archive_name, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
-        with archive.open(name, "w", force_zip64=True) as member:
-            for line in lines:
-                batch.append(line)
-                if len(batch) == ROWS_PER_WRITE:
-                    member.write("".join(batch).encode("utf-8"))
-                    written += len(batch)
-                    batch.clear()
-                    context.progress(written / max(rows, 1), f"{written:,} of {rows:,} cables written")
-            member.write("".join(batch).encode("utf-8"))
-            written += len(batch)
+    with (
+        zipfile.ZipFile(context.folder / archive_name, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive,
+        archive.open(name, "w", force_zip64=True) as member,
+    ):
+        for line in lines:
+            batch.append(line)
+            if len(batch) == ROWS_PER_WRITE:
+                member.write("".join(batch).encode("utf-8"))
+                written += len(batch)
+                batch.clear()
+                context.progress(written / max(rows, 1), f"{written:,} of {rows:,} cables written")
+        member.write("".join(batch).encode("utf-8"))
+        written += len(batch)
     context.progress(1.0, f"{written:,} cables written", force=True)
     return JobOutput(archive_name, ZIP_CONTENT_TYPE)

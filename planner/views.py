@@ -11,11 +11,11 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from jobs.services import TooManyJobs
 from planner import dashboard, plots
 from planner.catalog import catalog_snapshot
 from planner.diff import document_changes
 from planner.editor import ScenarioEditor, document_as_yaml
-from jobs.services import TooManyJobs
 from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from planner.forms import (

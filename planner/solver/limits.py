@@ -30,7 +30,12 @@ from planner.solver.workload import (
 )
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
-from storage.solver.tiers import StorageResult, size_storage, storage_endpoint_groups, storage_system_counts
+from storage.solver.tiers import (
+    StorageResult,
+    size_storage,
+    storage_endpoint_groups,
+    storage_system_counts,
+)
 
 MAX_PLAN_GPUS = MAX_GPUS
 """GPUs of one plan, spares included: ten times the largest clusters announced."""

@@ -1,3 +1,6 @@
+import subprocess
+import sys
+
 import pytest
 
 TEST_KINDS = {
@@ -14,3 +17,11 @@ def jobs_dir(settings, tmp_path):
     settings.JOBS_DIR = tmp_path / "jobs"
     settings.JOB_KINDS = {**settings.JOB_KINDS, **TEST_KINDS}
     return settings.JOBS_DIR
+
+
+@pytest.fixture
+def dead_pid() -> str:
+    """The process id of a process that has ended (as a worker that died leaves it)."""
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    return finished.stdout.strip()

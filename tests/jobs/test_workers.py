@@ -96,9 +96,8 @@ def test_workers_never_claim_the_same_job_on_postgresql(settings):
 
 
 @pytest.mark.django_db
-def test_runworker_fails_a_dead_workers_job_runs_the_queue_and_stops_on_sigterm(file_database, tmp_path):  # noqa: F811
-    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead_worker = f"{socket.gethostname()}:{finished.stdout.strip()}"
+def test_runworker_fails_a_dead_workers_job_runs_the_queue_and_stops_on_sigterm(file_database, tmp_path, dead_pid):  # noqa: F811
+    dead_worker = f"{socket.gethostname()}:{dead_pid}"
 
     def queue(_):
         owner = get_user_model().objects.create_user("ada")

@@ -6,8 +6,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import pytest
-
 from planner.catalog import catalog_snapshot_from_files
 from planner.export_jobs import plan_cable_count
 from planner.exports import plan_export_lines
