@@ -50,6 +50,11 @@ and placing them for the bill of materials is the plan's one cost that grows wit
 this limit a plan takes 3 to 4 CPU seconds and 100 to 150 MB (scripts/benchmark_limits.py),
 where 16 planes of 10 million GPUs took minutes and 9 GB."""
 
+MAX_PLAN_RACKS = 2_000_000
+"""Compute racks of one plan: those of 10 million GPUs at one 8-GPU system a rack, and more. The
+floor layout places every rack: 2 million take about a CPU second and 70 MB, 10 million (one
+1-GPU system a rack) took 6 s and 370 MB."""
+
 
 def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
     """Raise InfeasibleError when the plan of a valid scenario would pass a limit above.
@@ -85,7 +90,23 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
         )
     compute = size_compute(compute_spec, system)
     storage = _check_storage(scenario, catalog, compute, system)
+    _check_racks(scenario, catalog, compute, system)
     _check_cables(scenario, catalog, compute, storage, system)
+
+
+def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, system) -> None:
+    try:
+        packed = pack_compute_racks(compute.total_nodes, system, scenario.racks, catalog.cooling_types)
+    except InfeasibleError:
+        return  # no system fits a rack: the pipeline says why, in its order
+    if packed.compute <= MAX_PLAN_RACKS:
+        return
+    raise InfeasibleError.at(
+        packed.limited_by,
+        f"{compute.total_nodes:,} systems at {packed.nodes_per_rack} a rack ({packed.limited_by} "
+        f"allows no more) fill {packed.compute:,} racks, more than the {MAX_PLAN_RACKS:,} a plan "
+        "may have: put more systems in a rack, or plan fewer",
+    )
 
 
 def _check_cables(

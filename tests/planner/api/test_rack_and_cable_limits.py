@@ -1,5 +1,6 @@
-"""Bounded work: a valid document whose fabrics would need more cables than a plan may have is
-refused (422 naming the input that drove it) before any cable is placed (issue 11, point 3)."""
+"""Bounded work: a valid document whose plan would need more compute racks or cables than a plan
+may have is refused (422 naming the input that drove it) before any rack or cable is placed
+(issue 11, point 3)."""
 
 import time
 
@@ -13,7 +14,7 @@ QUICK_S = 0.5
 """The fabric counts take a millisecond; the plan of 16 planes of 10 million GPUs took minutes."""
 
 
-def refused(api, document):
+def refused(api, document, limit=None):
     api.post("/api/v1/plan/", {"name": "warm", "compute": {"system": "dgx-b300", "nodes": 1}}, format="json")
     started = time.perf_counter()
     response = api.post("/api/v1/plan/", document, format="json")
@@ -21,7 +22,7 @@ def refused(api, document):
     assert response.status_code == 422, response.content[:500]
     assert elapsed < QUICK_S, f"took {elapsed:.3f} s"
     [(field, [message])] = response.json()["errors"].items()
-    assert f"{limits.MAX_PLAN_CABLES:,}" in message
+    assert f"{limit or limits.MAX_PLAN_CABLES:,}" in message
     return field, message
 
 
@@ -72,3 +73,20 @@ def test_the_limit_counts_the_cables_the_plan_has(api, monkeypatch):
     response = api.post("/api/v1/plan/", document, format="json")
     assert response.status_code == 422
     assert f"would have {cables:,} cables" in response.json()["errors"]["compute.nodes"][0]
+
+
+TINY = {"slug": "tiny", "name": "One-GPU box", "gpus": 1, "power_kw": 1, "rack_units": 1, "weight_kg": 10,
+        "price_usd": 1000}
+
+
+@pytest.mark.parametrize(("racks", "field"), [
+    ({"max_nodes_per_rack": 1}, "racks.max_nodes_per_rack"),
+    ({"power_budget_kw": 2}, "racks.power_budget_kw"),
+])
+def test_systems_spread_over_more_racks_than_a_plan_may_have_name_what_spreads_them(api, racks, field):
+    """10 million one-GPU systems, one a rack, took 6 s and 370 MB to lay out on the floor."""
+    document = {"name": "racks", "compute": {"system": "tiny", "gpus": 10_000_000}, "racks": racks,
+                "components": {"systems": [TINY]}}
+    found, message = refused(api, document, limits.MAX_PLAN_RACKS)
+    assert found == field
+    assert "10,000,000 systems at" in message
