@@ -1,13 +1,14 @@
 """Exports that run as background jobs (jobs/): the cabling plan of a plan with more cables than
 a request streams in a few seconds, `settings.HEAVY_EXPORT_CABLES`.
 
-The cabling plan streams at about 50,000 rows a second on a busy 2-core machine: the 5 million
-cables a plan may have (`planner.solver.limits.MAX_PLAN_CABLES`) take a minute and a half and
-700 MB of CSV, more than a web worker's request timeout. Below the threshold an export streams
-as before, in at most a few seconds. The job's file is the same CSV, zipped (about a tenth of
-its size: a download a slow link can finish), and its progress is the cables written so far.
-The other formats are made from the plan's sections, whose size does not grow with the cables:
-they stay synchronous (a workbook of a million GPUs takes about a second).
+The cabling plan streams at about 80,000 rows a CPU second (40,000 to 50,000 a second on a busy
+2-core machine): the 5 million cables a plan may have (`planner.solver.limits.MAX_PLAN_CABLES`)
+take 65 CPU seconds and make 700 MB of CSV (scripts/benchmark_limits.py), more than a web
+worker's request timeout. Below the threshold an export streams as before, in a few seconds.
+The job's file is the same CSV, zipped (a tenth of its size: 64 MB, a download a slow link can
+finish), and its progress is the cables written so far. The other formats are made from the
+plan's sections, whose size does not grow with the cables: they stay synchronous (a workbook
+of a million GPUs takes about a second).
 """
 
 import zipfile
