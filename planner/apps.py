@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
-from planner.catalog import CatalogSource
+from planner.catalog import CatalogSource, catalog_sources
+from planner.catalog_cache import watch_catalog_rows
 
 
 class PlannerConfig(AppConfig):
@@ -10,3 +11,7 @@ class PlannerConfig(AppConfig):
         CatalogSource("systems", "planner.System", "catalog/systems.yaml"),
         CatalogSource("servers", "planner.Server", "catalog/servers.yaml"),
     ]
+
+    def ready(self):
+        # Every app's catalog models, this app's `catalog_sources` above and the others'.
+        watch_catalog_rows([source.model_class() for source in catalog_sources()])

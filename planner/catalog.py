@@ -1,17 +1,22 @@
-"""The component catalog: the seed data files, loading them into the database, and the
-snapshot of parts the solver reads. Each app lists its files in `AppConfig.catalog_sources`.
+"""The component catalog: the seed data files and the snapshot of parts the solver reads (loading
+the files into the database is in `catalog_edits`). Each app lists its files in
+`AppConfig.catalog_sources`.
 """
 
 import dataclasses
+import hashlib
+import json
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 from django.apps import apps
-from django.db import transaction
 
+from planner.catalog_cache import kept_snapshot
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
 from planner.solver.schema import read_spec
@@ -68,32 +73,68 @@ def catalog_snapshot_from_files() -> CatalogSnapshot:
     )
 
 
-@transaction.atomic
-def catalog_load() -> dict[str, int]:
-    """Create or update every seed part in the database, by slug. Parts added by hand stay."""
-    counts = {}
+CatalogRows = dict[str, dict[str, dict[str, Any]]]
+"""Every part's values as JSON data, by snapshot field and slug: what a catalog version stores."""
+
+SNAPSHOT_CACHE_SIZE = 32
+"""Snapshots kept in memory, by digest (a snapshot of given content never changes)."""
+_snapshots: "OrderedDict[str, CatalogSnapshot]" = OrderedDict()
+_snapshots_lock = threading.Lock()
+
+
+def catalog_rows() -> CatalogRows:
+    """The catalog as it is in the database now, as plain values (no checks: cheap)."""
+    rows = {}
     for source in catalog_sources():
         model = source.model_class()
-        parts = catalog_file_parts(source)
-        for part in parts:
-            values = {
-                name: list(value) if isinstance(value, tuple) else value
-                for name, value in dataclasses.asdict(part).items()
-            }
-            model.objects.update_or_create(slug=values.pop("slug"), defaults=values)
-        counts[source.model] = len(parts)
-    return counts
+        names = [field.name for field in dataclasses.fields(model.spec_class)]
+        rows[source.snapshot_field] = {
+            values["slug"]: values for values in model.objects.order_by("slug").values(*names)
+        }
+    return rows
+
+
+def catalog_digest(rows: CatalogRows) -> str:
+    """SHA-256 of the rows written canonically: equal content, equal digest."""
+    text = json.dumps(rows, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def catalog_snapshot_cached(digest: str) -> CatalogSnapshot | None:
+    """The snapshot of this digest if this process has read it already."""
+    with _snapshots_lock:
+        return _snapshots.get(digest)
+
+
+def catalog_snapshot_from_rows(rows: CatalogRows, digest: str | None = None) -> CatalogSnapshot:
+    """The solver's snapshot of `rows`, each part read into its dataclass; a row that no longer
+    reads (a field the code dropped or now checks) is left out with a warning, so the parts
+    that are gone show up as unknown slugs in the plans that name them."""
+    digest = digest or catalog_digest(rows)
+    with _snapshots_lock:
+        if digest in _snapshots:
+            _snapshots.move_to_end(digest)
+            return _snapshots[digest]
+    spec_classes = {source.snapshot_field: source.model_class().spec_class for source in catalog_sources()}
+    fields = {}
+    for snapshot_field, spec_class in spec_classes.items():
+        names = {field.name for field in dataclasses.fields(spec_class)}
+        parts = {}
+        for slug, values in rows.get(snapshot_field, {}).items():
+            try:
+                parts[slug] = read_spec(spec_class, {k: v for k, v in values.items() if k in names})
+            except ScenarioError as error:
+                logger.warning("catalog part %s %s left out: %s", snapshot_field, slug, error)
+        fields[snapshot_field] = parts
+    snapshot = CatalogSnapshot(**fields)
+    with _snapshots_lock:
+        _snapshots[digest] = snapshot
+        while len(_snapshots) > SNAPSHOT_CACHE_SIZE:
+            _snapshots.popitem(last=False)
+    return snapshot
 
 
 def catalog_snapshot() -> CatalogSnapshot:
-    """The catalog as it is in the database now, for the solver."""
-    fields = {}
-    for source in catalog_sources():
-        parts = {}
-        for row in source.model_class().objects.all():
-            try:
-                parts[row.slug] = row.as_spec()
-            except ScenarioError as error:
-                logger.warning("catalog row %s %s left out: %s", source.model, row.slug, error)
-        fields[source.snapshot_field] = parts
-    return CatalogSnapshot(**fields)
+    """The catalog as it is in the database now, for the solver (kept by each process until the
+    catalog changes: planner/catalog_cache.py)."""
+    return kept_snapshot(lambda: catalog_snapshot_from_rows(catalog_rows()))

@@ -81,7 +81,9 @@ class Table:
     title: str
     columns: list[tuple[str, bool]]
     """(heading, numeric)"""
-    rows: list[list[tuple[str, bool]]]
+    rows: list[list[tuple[str, bool, bool]]]
+    """(text, numeric, whether the text is a web address) of every cell: decided here rather
+    than in the template, which would test each of the thousands of cells of a large plan."""
     hidden_rows: int = 0
 
 
@@ -152,6 +154,10 @@ def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+def _cell(text: str, numeric: bool) -> tuple[str, bool, bool]:
+    return text, numeric, text.startswith(("https://", "http://"))
+
+
 def _table(title: str, records: list[dict]) -> Table:
     columns: list[str] = []
     for record in records:
@@ -167,7 +173,7 @@ def _table(title: str, records: list[dict]) -> Table:
         for key in columns
     }
     rows = [
-        [(format_value(record.get(key)), numeric[key]) for key in columns]
+        [_cell(format_value(record.get(key)), numeric[key]) for key in columns]
         for record in records[:MAX_TABLE_ROWS]
     ]
     return Table(

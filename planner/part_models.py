@@ -16,11 +16,28 @@ from django.db import models
 from planner.solver.errors import ScenarioError
 from planner.solver.schema import read_spec, spec_fields
 
+EDIT_RECORD_FIELDS = ("seed_values", "edited_by", "edited_at")
+"""The columns of a catalog row that are not fields of its part (kept out of the public API)."""
+
 
 class CatalogPart(models.Model):
-    """A catalog row; subclasses are made by `catalog_part_model`."""
+    """A catalog row; subclasses are made by `catalog_part_model`.
+
+    Besides the part's own fields, a row remembers the seed file's values it was last loaded
+    with and who last edited it in the admin, so that `loadcatalog` can tell a staff edit from
+    a seed change and report the fields where both changed instead of reverting the edit.
+    """
 
     spec_class: type
+
+    seed_values = models.JSONField(
+        null=True, editable=False,
+        help_text="The seed file's values as last loaded (null: not loaded from a seed file).",
+    )
+    edited_by = models.CharField(max_length=150, blank=True, editable=False)
+    edited_at = models.DateTimeField(
+        null=True, editable=False, help_text="When staff last edited the part (null: never)."
+    )
 
     class Meta:
         abstract = True

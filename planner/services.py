@@ -4,8 +4,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from planner.catalog import catalog_snapshot
-from planner.models import Scenario, ScenarioRevision
+from planner.catalog import catalog_rows, catalog_snapshot, catalog_snapshot_from_rows
+from planner.catalog_versions import FOUND_ON_SAVE, catalog_version_record, catalog_version_snapshot
+from planner.models import CatalogVersion, Scenario, ScenarioRevision
+from planner.selectors import revision_current
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.documents import check_document_shape
 from planner.solver.limits import check_work_limits
@@ -38,28 +40,49 @@ def plan_document(document, catalog: CatalogSnapshot | None = None) -> Plan:
     return plan_scenario(document, catalog)
 
 
-def scenario_validate(document) -> ScenarioSpec:
-    """The document read and checked against the catalog, or ScenarioError.
+def scenario_validate(document, catalog: CatalogSnapshot | None = None) -> ScenarioSpec:
+    """The document read and checked against the catalog (by default today's), or ScenarioError.
 
     Documents built by the editor's form, not parsed from text, get the parser's limits here
     (depth, lengths, NUL characters and lone surrogates, which PostgreSQL cannot store)."""
     check_document_shape(document)
-    scenario, _ = validate_scenario(document, catalog_snapshot())
+    scenario, _ = validate_scenario(document, catalog or catalog_snapshot())
     return scenario
+
+
+def catalog_for_save() -> tuple[CatalogVersion, CatalogSnapshot]:
+    """Today's catalog and its version, recorded if the rows changed since the latest version
+    (so that a revision is always pinned to exactly the catalog it was checked against)."""
+    rows = catalog_rows()
+    version = catalog_version_record(reason=FOUND_ON_SAVE, rows=rows)
+    return version, catalog_snapshot_from_rows(rows, version.digest)
+
+
+def revision_catalog(revision: ScenarioRevision) -> CatalogSnapshot:
+    """The catalog a revision is planned against: the version it was saved with (today's for a
+    revision saved before catalog versions began and never given one)."""
+    if revision.catalog_version is None:
+        return catalog_snapshot()
+    return catalog_version_snapshot(revision.catalog_version)
 
 
 @transaction.atomic
 def scenario_create(*, owner, document: dict) -> Scenario:
-    spec = scenario_validate(document)
+    version, catalog = catalog_for_save()
+    spec = scenario_validate(document, catalog)
     scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
-    ScenarioRevision.objects.create(scenario=scenario, number=1, document=document, author=owner)
+    ScenarioRevision.objects.create(
+        scenario=scenario, number=1, document=document, author=owner, catalog_version=version
+    )
     return scenario
 
 
 @transaction.atomic
 def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, author) -> Scenario:
-    """Save `document` as the next revision, unless someone saved since `base_revision`."""
-    spec = scenario_validate(document)
+    """Save `document` as the next revision, planned against today's catalog, unless someone
+    saved since `base_revision`."""
+    version, catalog = catalog_for_save()
+    spec = scenario_validate(document, catalog)
     updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
         revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
     )
@@ -67,7 +90,11 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
         current = Scenario.objects.values_list("revision", flat=True).get(pk=scenario.pk)
         raise RevisionConflict(base_revision, current)
     ScenarioRevision.objects.create(
-        scenario=scenario, number=base_revision + 1, document=document, author=author
+        scenario=scenario,
+        number=base_revision + 1,
+        document=document,
+        author=author,
+        catalog_version=version,
     )
     scenario.refresh_from_db()
     return scenario
@@ -78,4 +105,6 @@ def scenario_delete(*, scenario: Scenario) -> None:
 
 
 def scenario_plan(*, scenario: Scenario) -> Plan:
-    return plan_document(scenario.document)
+    """The plan of the current revision, against the catalog it was saved with."""
+    revision = revision_current(scenario=scenario)
+    return plan_document(revision.document, revision_catalog(revision))

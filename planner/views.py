@@ -28,11 +28,13 @@ from planner.forms import (
 )
 from planner.key_figures import compare_figures, key_figures
 from planner.models import System
-from planner.selectors import scenario_get
+from planner.replan import catalog_status, revision_replan
+from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import (
     RevisionConflict,
     plan_document,
+    revision_catalog,
     scenario_create,
     scenario_delete,
     scenario_update,
@@ -395,10 +397,18 @@ def scenario_export_job(request, pk, export_format):
 
 @login_required
 def scenario_detail(request, pk):
+    """The plan of the current revision, against the catalog it was saved with."""
     scenario = scenario_get(owner=request.user, pk=pk)
-    document = scenario.document
-    context = {"scenario": scenario, "errors": {}, "plan": None, "infeasible": False}
-    catalog = catalog_snapshot()
+    revision = revision_current(scenario=scenario)
+    document = revision.document
+    context = {
+        "scenario": scenario,
+        "revision": revision,
+        "errors": {},
+        "plan": None,
+        "infeasible": False,
+    }
+    catalog = revision_catalog(revision)
     try:
         plan = plan_document(document, catalog)
     except ScenarioError as error:
@@ -416,13 +426,59 @@ def scenario_detail(request, pk):
         sections = dashboard.plan_sections(data)
         dashboard.attach_charts(sections, charts)
         context.update(charts=charts, sections=sections)
+    context["catalog"] = catalog_status(revision, context["plan"])
     return render(request, "planner/scenario_detail.html", context)
+
+
+@login_required
+def scenario_replan(request, pk):
+    """The current revision planned again with today's catalog: what changed in the catalog and
+    how the key figures move (GET); saved as a new revision pinned to today's catalog (POST)."""
+    scenario = scenario_get(owner=request.user, pk=pk)
+    revision = revision_current(scenario=scenario)
+    replan = revision_replan(revision)
+    status = 200
+    if request.method == "POST" and replan.can_save:
+        try:
+            scenario = scenario_update(
+                scenario=scenario,
+                document=revision.document,
+                base_revision=_revision(request.POST),
+                author=request.user,
+            )
+        except RevisionConflict as conflict:
+            messages.error(request, str(conflict))
+            status = 409
+        except ScenarioError as error:
+            messages.error(request, f"Not saved: {error}")
+            status = 400
+        else:
+            messages.success(
+                request,
+                f"Saved as revision {scenario.revision}, planned with catalog version "
+                f"{revision_current(scenario=scenario).catalog_version.number}.",
+            )
+            return redirect("workspace:scenario-detail", pk=scenario.pk)
+    elif request.method == "POST":
+        status = 400
+        messages.error(request, "Nothing to save: " + (
+            "today's catalog cannot plan this scenario." if replan.today_errors
+            else "this revision is already planned with today's catalog."
+        ))
+    context = {"scenario": scenario, "revision": revision, "replan": replan}
+    return render(request, "planner/scenario_replan.html", context, status=status)
+
+
+def _saved_plan(scenario):
+    """The plan of the current revision against its own catalog, or the errors by path."""
+    revision = revision_current(scenario=scenario)
+    return _plan(revision.document, revision_catalog(revision))
 
 
 @login_required
 def scenario_plan_json(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
-    plan, errors = _plan(scenario.document)
+    plan, errors = _saved_plan(scenario)
     if plan is None:
         return JsonResponse({"errors": errors}, status=422)
     response = JsonResponse(plan.to_dict(), json_dumps_params={"indent": 2})
@@ -435,7 +491,11 @@ def scenario_plan_json(request, pk):
 @login_required
 def scenario_history(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
-    revisions = list(scenario.revisions.select_related("author"))
+    revisions = list(
+        scenario.revisions.select_related("author", "catalog_version").defer(
+            "catalog_version__snapshot"
+        )
+    )
     by_number = {revision.number: revision for revision in revisions}
     current = scenario.revision
 
@@ -495,7 +555,7 @@ def scenario_compare(request):
     if len(chosen) >= MIN_COMPARED:
         plans, failures = [], []
         for scenario in chosen:
-            plan, errors = _plan(scenario.document)
+            plan, errors = _saved_plan(scenario)
             plans.append(plan.to_dict() if plan else None)
             failures.append(errors)
         by_key = [

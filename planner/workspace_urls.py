@@ -14,6 +14,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/", views.scenario_detail, name="scenario-detail"),
     path("scenarios/<int:pk>/edit/", views.scenario_edit, name="scenario-edit"),
     path("scenarios/<int:pk>/history/", views.scenario_history, name="scenario-history"),
+    path("scenarios/<int:pk>/replan/", views.scenario_replan, name="scenario-replan"),
     path(
         "scenarios/<int:pk>/restore/<int:number>/", views.scenario_restore, name="scenario-restore"
     ),

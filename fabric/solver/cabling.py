@@ -100,8 +100,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fabric.solver.cabling_links import CHUNK_LINKS, NO_MODULE, LinkEnds, count_fabric, fabric_segments
-from fabric.solver.cabling_racks import DevicePlace, RackIndex, top_u
+from fabric.solver.arrays import divmod_by
+from fabric.solver.cabling_links import (
+    CHUNK_LINKS, DM_PER_M, NO_MODULE, LinkEnds, count_fabric, fabric_segments,
+)
+from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
 from fabric.solver.media import link_choice_steps
@@ -152,6 +155,7 @@ class _Cabling:
         per_rack = max(getattr(plan.racks, "nodes_per_rack", 1) or 1, 1)
         used = getattr(plan.racks, "compute_rack_units_used", 0) or 0
         self.node_units = max(used // per_rack, 1)
+        self.node_heights_m = port_heights_m(1 + np.arange(max(per_rack, 1)) * self.node_units, self.node_units)
         self.nodes_per_rack = per_rack
         # Each fabric's manager appliances, and the index of the first among the units of their
         # part in the management racks (fabric managers come first, in fabric order).
@@ -336,29 +340,28 @@ class _Cabling:
         on arrays, the few other devices (appliances, storage systems, switches' management
         ports) one by one."""
         count = len(index)
-        device, port = np.divmod(index, max(group.ports, 1))
+        device, port = divmod_by(index, max(group.ports, 1))
         end = group.link.lower_end
         per_cage = max((end.links_per_module // fabric.planes) if end else 1, 1)
         cages_per_device = -(-group.ports // per_cage)
         cage = device * cages_per_device + port // per_cage
         planes = fabric.planes
         if group.name == "node":
-            rack, slot = np.divmod(device, self.nodes_per_rack)
+            rack, slot = divmod_by(device, self.nodes_per_rack)
             number = self.racks.numbers("compute", rack)
             u = np.where(number > 0, 1 + slot * self.node_units, 0)
-            units = np.full(count, self.node_units, dtype=np.int64)
             return LinkEnds(
-                number, u, units, device, port, cage, cages=max(group.count * cages_per_device, 1),
+                number, u, self.node_heights_m[slot], device, port, cage, cages=max(group.count * cages_per_device, 1),
                 devices=f"group:{group.name}", place=lambda index, _: self.node(index),
                 port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
-                holder=self.system_holder,
+                holder=self.system_holder, links_per_cage=per_cage,
             )
         placed = self._management_ends(fabric, group, plane, device, port)
         if placed is not None:
             number, u, units = placed
             # One port each: the device names both (a PDU's ports are numbered over the group).
             return LinkEnds(
-                number, u, units, device, device, cage, cages=max(group.count * cages_per_device, 1),
+                number, u, port_heights_m(u, units), device, device, cage, cages=max(group.count * cages_per_device, 1),
                 devices=f"group:{group.name}",
                 place=lambda at, plane: self.endpoint(fabric, group, at, 0, plane)[0],
                 port_name=lambda at, plane: self.endpoint(fabric, group, at, 0, plane)[1],
@@ -371,7 +374,7 @@ class _Cabling:
         return LinkEnds(
             np.array([place.rack for place, _ in places], dtype=np.int64),
             np.array([place.u for place, _ in places], dtype=np.int64),
-            np.array([place.units for place, _ in places], dtype=np.int64),
+            port_heights_m([place.u for place, _ in places], np.array([place.units for place, _ in places])),
             link, link, cage, cages=max(group.count * cages_per_device, 1),
             devices=f"group:{group.name}", place=lambda at, _: places[at][0],
             port_name=lambda at, _: places[at][1],
@@ -392,7 +395,7 @@ class _Cabling:
                 if not mine.any():
                     continue
                 per_plane = count // owner.planes
-                its_plane, within = np.divmod(device[mine] - first, per_plane)
+                its_plane, within = divmod_by(device[mine] - first, per_plane)
                 if role == owner.edge_role and placement == "network_rack":
                     within = within + owner.in_racks
                 rack_number, rack_u, _ = owner._tier_places(role)
@@ -422,25 +425,24 @@ class _Cabling:
         tier = fabric.tiers[role]
         ports = fabric.ports.get(role)
         per_plane = fabric.per_plane[role]
-        number, u = fabric.switch_places(role, plane, switch)
+        number, u, height_m = fabric.switch_places(role, plane, switch)
         spec = self.switches.get(tier.switch)
         per_cage = spec.ports_per_cage if spec is not None else 1
         if kind == "down":
-            native, name = link // ports.split, ports.down
+            native, name, split = link // ports.split, ports.down, ports.split
         elif kind == "up":
-            native, name = ports.down_ports + link // ports.up_split, ports.up
+            native, name, split = ports.down_ports + link // ports.up_split, ports.up, ports.up_split
         else:
-            native, name = link, lambda index: f"p{index + 1}"
+            native, name, split = link, lambda index: f"p{index + 1}", 1
         cages_per_switch = -(-tier.ports_per_switch // per_cage)
         device = plane * per_plane + switch
         return LinkEnds(
-            number, u, np.full(len(switch), self.racks.units_of(tier.switch), dtype=np.int64),
-            device, link, device * cages_per_switch + native // per_cage,
+            number, u, height_m, device, link, device * cages_per_switch + native // per_cage,
             cages=max(fabric.planes * per_plane * cages_per_switch, 1), devices=f"tier:{role}",
             native=device * tier.ports_per_switch + native, natives=max(fabric.planes * per_plane * tier.ports_per_switch, 1),
             place=lambda index, plane: fabric.switch_place(role, plane, index - plane * per_plane),
             port_name=lambda index, _: name(index),
-            holder=tier.switch,
+            holder=tier.switch, links_per_cage=per_cage * split,
         )
 
     def steps(self, fabric: str, link: LinkResult) -> tuple:
@@ -466,6 +468,8 @@ class _Cabling:
                     lower, upper, plane = chunk.lower, chunk.upper, chunk.plane
                     lower_module = self._modules(held[lower.devices][lower.cage], chunk.lower_needs)
                     upper_module = self._modules(held[upper.devices][upper.cage], chunk.upper_needs)
+                    length_m = (chunk.length_dm / DM_PER_M).tolist()
+                    stock_m = (chunk.stock_dm / DM_PER_M).tolist()
                     for at in range(len(chunk)):
                         number += 1
                         choice = choices[chunk.choice[at]]
@@ -476,8 +480,8 @@ class _Cabling:
                             label(int(upper.rack[at])), int(upper.u[at]) or "",
                             upper.place(int(upper.device[at]), plane).device,
                             upper.port_name(int(upper.port[at]), plane),
-                            choice.media, choice.cable or "", float(chunk.length_m[at]),
-                            float(chunk.stock_length_m[at]), lower_module[at], upper_module[at],
+                            choice.media, choice.cable or "", length_m[at],
+                            stock_m[at], lower_module[at], upper_module[at],
                             link.segment, fabric.name, plane + 1,
                         )
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from fabric.solver.cabling import _Cabling
-from fabric.solver.cabling_links import count_fabric, fabric_segments
+from fabric.solver.cabling_links import count_fabric, fabric_segments, sampled_optics_w
 from fabric.solver.figures import W_PER_KW
 from fabric.solver.results import CableCount, FabricResult, PartQuantity
 
@@ -61,3 +61,21 @@ def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricRe
             media_warnings=tuple(warning for count in total.segments for warning in count.warnings),
         )
     return counted
+
+
+def estimated_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
+    """The plan's fabrics with the optics' power by device estimated from a sample of the
+    cabling plan's links (`cabling_links.sampled_optics_w`): what racks are packed with before
+    the cables are counted where they stand. Their other figures are the fabric engine's."""
+    if not plan.fabrics:
+        return {}
+    cabling = _Cabling(plan, catalog)
+    estimated = {}
+    for fabric in cabling.fabrics:
+        watts = sampled_optics_w(cabling, fabric_segments(cabling, fabric))
+        estimated[fabric.name] = replace(
+            fabric.result,
+            optics_power_kw=sum(watts.values()) / W_PER_KW,
+            optics_power_kw_by_device={device: value / W_PER_KW for device, value in watts.items()},
+        )
+    return estimated

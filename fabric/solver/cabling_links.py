@@ -13,6 +13,7 @@ The rows print these arrays and the bill of materials adds them up, so the two c
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -22,17 +23,16 @@ from fabric.solver.media import stock_lengths_m
 from fabric.solver.results import LinkResult
 from power.solver.cabling_distance import IN_RACK_LATERAL_M
 
-U_HEIGHT_M = 0.04445
-"""One rack unit: 1.75 in (EIA-310)."""
-FIRST_U_HEIGHT_M = 0.1
-"""Bottom of U1 above the floor (cabling_distance: a 42U rack's space starts ~0.1 m up)."""
-LENGTH_STEP_M = 0.1
-"""Measured lengths are rounded up to this step."""
+DM_PER_M = 10
+"""Measured lengths are rounded up to the decimetre, and kept as whole decimetres."""
 NO_MODULE = -1
 CHUNK_LINKS = 4_096
 """Links measured at once for the rows: their memory stays flat whatever the plan's size."""
-COUNT_CHUNK_LINKS = 1 << 17
-"""Links measured at once for counting: fewer, larger steps (a few MB of arrays)."""
+COUNT_CHUNK_LINKS = 1 << 15
+"""Links measured at once for counting: fewer, larger steps, their arrays still in cache."""
+SAMPLE_LINKS = 8_192
+"""Links of a segment, at most, that estimate the optics' power before the cables are counted
+(every link of a smaller segment)."""
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,9 @@ class LinkEnds:
     rack: np.ndarray
     """Floor number of the rack, 0 when not known."""
     u: np.ndarray
-    """Lowest unit of the device, 0 when not known."""
-    units: np.ndarray
+    """Lowest unit of the device, 0 when not known (always where its rack is not known)."""
+    height_m: np.ndarray
+    """Height of the device's ports above the floor (`port_heights_m`), where u is known."""
     device: np.ndarray
     """Index of the device, for `place`."""
     port: np.ndarray
@@ -62,6 +63,8 @@ class LinkEnds:
     holder: str | None
     """Catalog slug charged with the power of the modules at this end (None: already in the
     device's rating)."""
+    links_per_cage: int = 1
+    """Links of one cage when all its ports are used (the ports a module serves, each split)."""
     native: np.ndarray | None = None
     """Dense id of the native port of a switch end (switches x ports per switch); None for
     devices that are not switches."""
@@ -75,39 +78,70 @@ class CableChunk:
     plane: int
     lower: LinkEnds
     upper: LinkEnds
-    length_m: np.ndarray
-    choice: np.ndarray
-    """Index into the segment's choices."""
-    stock_length_m: np.ndarray
-    lower_needs: np.ndarray
-    """Rank (by reach) of the module each link needs at its lower end, NO_MODULE for none."""
-    upper_needs: np.ndarray
+    length_dm: np.ndarray
+    """Measured length in whole decimetres."""
+    measured: bool
+    """Whether any link's length was measured on the floor (not assumed)."""
+    by_length: "LengthTable"
+    """What a cable of each length is: the links' choices, stock lengths and modules follow,
+    looked up when asked for (counting needs only the lengths)."""
 
     def __len__(self) -> int:
-        return len(self.length_m)
+        return len(self.length_dm)
+
+    @cached_property
+    def choice(self) -> np.ndarray:
+        """Index into the segment's choices."""
+        return self.by_length.choice[self.length_dm]
+
+    @cached_property
+    def stock_dm(self) -> np.ndarray:
+        """Stock (or ordered) length of the link's cable in decimetres."""
+        return self.by_length.stock_dm[self.length_dm]
+
+    @cached_property
+    def lower_needs(self) -> np.ndarray:
+        """Rank (by reach) of the module each link needs at its lower end, NO_MODULE for none."""
+        return self.by_length.lower_needs[self.length_dm]
+
+    @cached_property
+    def upper_needs(self) -> np.ndarray:
+        return self.by_length.upper_needs[self.length_dm]
 
 
-def measured_lengths_m(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: float) -> np.ndarray:
-    """Cable between each pair of ports [m] (`cabling_distance.cable_length_m`): within one rack,
-    (|h_a - h_b| + lateral) x (1 + slack fraction); between racks, (|dx| + |dy| + two drops from
-    the tray to the ports) x (1 + slack fraction) + slack; rounded up to LENGTH_STEP_M. The port
-    height is the middle of the device: first U height + (U - 1 + units / 2) x 1.75 in. Where a
-    rack or U is not known, the segment's assumed length."""
+def measured_lengths_dm(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: float) -> tuple[np.ndarray, bool]:
+    """Cable between each pair of ports, in decimetres rounded up
+    (`cabling_distance.cable_length_m`): within one rack, (|h_a - h_b| + lateral) x (1 + slack
+    fraction); between racks, (|dx| + |dy| + two drops from the tray to the ports) x (1 + slack
+    fraction) + slack; ports at the middle of their device (`port_heights_m`). Where a rack or U
+    is not known, the segment's assumed length. And whether any was measured."""
     racks = cabling.racks
-    row_a, slot_a, x_a, y_a = racks.position_arrays(lower.rack)
-    row_b, slot_b, x_b, y_b = racks.position_arrays(upper.rack)
-    height_a = FIRST_U_HEIGHT_M + (lower.u - 1 + lower.units / 2) * U_HEIGHT_M
-    height_b = FIRST_U_HEIGHT_M + (upper.u - 1 + upper.units / 2) * U_HEIGHT_M
-    tray = cabling.tray_height_m
-    between = (np.abs(x_a - x_b) + np.abs(y_a - y_b)
-               + np.maximum(tray - height_a, 0) + np.maximum(tray - height_b, 0))
-    within = np.abs(height_a - height_b) + IN_RACK_LATERAL_M
-    same_rack = (row_a == row_b) & (slot_a == slot_b)
-    length = np.where(same_rack, within * (1 + cabling.slack_fraction),
-                      between * (1 + cabling.slack_fraction) + cabling.slack_m)
-    length = np.round(np.ceil(np.round(length / LENGTH_STEP_M, 6)) * LENGTH_STEP_M, 3)
-    known = (lower.rack > 0) & (upper.rack > 0) & (lower.u > 0) & (upper.u > 0) & (row_a >= 0) & (row_b >= 0)
-    return np.where(known, length, assumed_m)
+    x_a, y_a = racks.position_arrays(lower.rack)
+    x_b, y_b = racks.position_arrays(upper.rack)
+    height_a, height_b = lower.height_m, upper.height_m
+    tray, slack = cabling.tray_height_m, 1 + cabling.slack_fraction
+    between = np.abs(x_a - x_b)
+    between += np.abs(y_a - y_b)
+    between += np.maximum(tray - height_a, 0)
+    between += np.maximum(tray - height_b, 0)
+    between *= slack * DM_PER_M
+    between += cabling.slack_m * DM_PER_M
+    within = np.abs(height_a - height_b)
+    within += IN_RACK_LATERAL_M
+    within *= slack * DM_PER_M
+    steps = np.where(lower.rack == upper.rack, within, between)
+    # Rounded up, but not for the last bits of a float's error: ceil(x - 1e-6) for x >= 0,
+    # as a truncation (np.ceil is several times slower).
+    steps += 1 - 1e-6
+    length_dm = steps.astype(np.int64)
+    known = np.minimum(lower.u, upper.u) > 0  # (a device's U is 0 where its rack is not known)
+    if racks.positions and known.all():
+        return length_dm, True
+    return np.where(known & racks.positions, length_dm, _decimetres_up(assumed_m)), racks.positions and known.any()
+
+
+def _decimetres_up(length_m: float) -> int:
+    return int(np.ceil(length_m * DM_PER_M - 1e-6))
 
 
 class SegmentCables:
@@ -117,7 +151,8 @@ class SegmentCables:
 
     def __init__(self, cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None) -> None:
         self.cabling, self.fabric, self.link, self.group = cabling, fabric, link, group
-        reaches, self.choices = cabling.steps(fabric.name, link)
+        self.steps = cabling.steps(fabric.name, link)
+        reaches, self.choices = self.steps
         self.reaches = np.asarray(reaches)
         rank = cabling.module_rank
         self.lower_rank = np.array([rank.get(item.lower_module, NO_MODULE) for item in self.choices])
@@ -125,40 +160,78 @@ class SegmentCables:
         self.stocks = {
             index: cabling.cables[item.cable].stock_lengths_m for index, item in enumerate(self.choices) if item.cable
         }
+        self.by_length = LengthTable(*(np.zeros(0, dtype=np.int64),) * 4)
 
-    def chunks(self, size: int = CHUNK_LINKS) -> Iterator[CableChunk]:
+    def chunks(self, size: int = CHUNK_LINKS, stride: int = 1) -> Iterator[CableChunk]:
+        """Chunks of `size` links, in order; with a stride, only every stride-th link."""
         per_plane = self.link.count // self.fabric.planes
         for plane in range(self.fabric.planes):
-            for start in range(0, per_plane, size):
-                yield self._chunk(plane, start, min(start + size, per_plane))
+            for start in range(0, per_plane, size * stride):
+                yield self._chunk(plane, np.arange(start, min(start + size * stride, per_plane), stride))
 
-    def _chunk(self, plane: int, start: int, stop: int) -> CableChunk:
-        lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, start, stop)
-        length_m = measured_lengths_m(self.cabling, lower, upper, self.link.length_m)
+    def _chunk(self, plane: int, index: np.ndarray) -> CableChunk:
+        lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, index)
+        length_dm, measured = measured_lengths_dm(self.cabling, lower, upper, self.link.length_m)
+        return CableChunk(plane, lower, upper, length_dm, measured, self.lengths_up_to(int(length_dm.max())))
+
+    def lengths_up_to(self, longest_dm: int) -> "LengthTable":
+        """What a cable of each length 0..longest_dm decimetres is (at least): the choice of
+        medium, cable and modules (`media.link_choice_steps`) and its stock length. One lookup
+        per link then replaces a search per link. The tables are kept with the steps, which
+        the catalog's parts decide."""
+        if longest_dm >= len(self.by_length.choice):
+            held = _LENGTH_TABLES.get(id(self.steps))
+            if held is None or longest_dm >= len(held[1].choice):
+                if len(_LENGTH_TABLES) >= _LENGTH_TABLES_SIZE:
+                    _LENGTH_TABLES.pop(next(iter(_LENGTH_TABLES)))
+                held = _LENGTH_TABLES[id(self.steps)] = (self.steps, self._table(max(2 * longest_dm, 1024)))
+            self.by_length = held[1]
+        return self.by_length
+
+    def _table(self, size: int) -> "LengthTable":
+        length_m = np.arange(size, dtype=np.int64) / DM_PER_M
         choice = np.searchsorted(self.reaches, length_m - 1e-9, side="left")
-        stock_length_m = length_m.copy()
-        for index in np.flatnonzero(np.bincount(choice)).tolist():
-            if index in self.stocks:
-                mask = choice == index
-                stock_length_m[mask] = stock_lengths_m(length_m[mask], self.stocks[index])
-        return CableChunk(plane, lower, upper, length_m, choice, stock_length_m,
-                          self.lower_rank[choice], self.upper_rank[choice])
+        stock_m = length_m.copy()
+        for index, stocks in self.stocks.items():
+            mask = choice == index
+            stock_m[mask] = stock_lengths_m(length_m[mask], stocks)
+        return LengthTable(choice, np.rint(stock_m * DM_PER_M).astype(np.int64),
+                           self.lower_rank[choice], self.upper_rank[choice])
 
 
-def _raise_to_needs(held: np.ndarray, cages: np.ndarray, needs: np.ndarray) -> None:
-    """held[cage] = max(held[cage], need) for each link's cage and need (few distinct needs: one
-    bincount each, not a loop over links)."""
-    for rank in np.flatnonzero(np.bincount(needs[needs != NO_MODULE])).tolist():
+_LENGTH_TABLES: dict[int, tuple[tuple, "LengthTable"]] = {}
+"""Length tables by the id of their steps (`media.link_choice_steps`, kept per catalog); each
+entry holds its steps, so that the id stays theirs."""
+_LENGTH_TABLES_SIZE = 256
+
+
+@dataclass(frozen=True)
+class LengthTable:
+    """By length in decimetres: a segment's link choice, stock length and modules."""
+
+    choice: np.ndarray
+    stock_dm: np.ndarray
+    lower_needs: np.ndarray
+    upper_needs: np.ndarray
+
+
+def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarray, needs: np.ndarray | None,
+                    distinct: set[int]) -> None:
+    """held[cage] = max(held[cage], need) for each link's cage and need, and mark the cages
+    with a need in `segment_cages`; `distinct` are the needs that occur (few: one pass each,
+    not a loop over links), `needs` the links' (None when all links need the one in
+    `distinct`)."""
+    for rank in sorted(distinct - {NO_MODULE}):
         # every write for one rank writes the same value: repeated cages are harmless
-        mine = cages[needs == rank]
+        mine = cages if needs is None else cages[needs == rank]
         held[mine] = np.maximum(held[mine], rank)
+        segment_cages[mine] = True
 
 
 def _segment_ends(cabling, fabric: FabricWiring, link: LinkResult, group: WiredGroup | None, plane: int,
-                  start: int, stop: int) -> tuple[LinkEnds, LinkEnds]:
-    """Both ends of links start..stop - 1 of a segment in one plane."""
+                  index: np.ndarray) -> tuple[LinkEnds, LinkEnds]:
+    """Both ends of the links numbered `index` of a segment in one plane."""
     segment = link.segment
-    index = np.arange(start, stop, dtype=np.int64)
     if group is not None:
         switch, down = fabric.edge_arrays(group.first_link + index)
         lower = cabling.endpoint_ends(fabric, group, plane, index)
@@ -255,27 +328,32 @@ def _count_segment(
     cable_w: dict[str, float] = {}
     segment_cages: dict[str, np.ndarray] = {}
     missing_cable = missing_module = links_total = 0
-    measured, length_sum, longest = False, 0.0, 0.0
+    measured, length_sum_dm, longest_dm = False, 0, 0
     for chunk in cables.chunks(chunk_links):
-        for end, needs in ((chunk.lower, chunk.lower_needs), (chunk.upper, chunk.upper_needs)):
+        # Everything a cable is follows from its length: one count over lengths.
+        tally = np.bincount(chunk.length_dm)
+        length_dm = np.flatnonzero(tally)
+        cables_of_length = tally[length_dm]
+        table = cables.by_length
+        for end, side in ((chunk.lower, "lower_needs"), (chunk.upper, "upper_needs")):
             if end.devices not in held:
                 held[end.devices] = np.full(end.cages, NO_MODULE)
                 holders[end.devices] = end.holder
-            _raise_to_needs(held[end.devices], end.cage, needs)
-            segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))[end.cage[needs != NO_MODULE]] = True
+            marked = segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))
+            distinct = set(getattr(table, side)[length_dm].tolist())
+            # the links' needs one by one only where they differ
+            needs = getattr(chunk, side) if len(distinct) > 1 else None
+            _raise_to_needs(held[end.devices], marked, end.cage, needs, distinct)
             if end.native is not None:
                 used.setdefault(end.devices, np.zeros(end.natives, dtype=bool))[end.native] = True
-        measured = measured or bool(((chunk.lower.rack > 0) & (chunk.upper.rack > 0)).any())
-        length_sum += float(chunk.length_m.sum())
-        longest = max(longest, float(chunk.length_m.max()))
+        measured = measured or chunk.measured
         links_total += len(chunk)
-        # One count over (choice, stock length in decimetres) codes.
-        stock_dm = np.rint(chunk.stock_length_m * 10).astype(np.int64)
-        span = int(stock_dm.max()) + 1
-        tally = np.bincount(chunk.choice * span + stock_dm)
-        for code in np.flatnonzero(tally).tolist():
-            index, stock_dm = divmod(code, span)
-            number = int(tally[code])
+        length_sum_dm += int(length_dm @ cables_of_length)
+        longest_dm = max(longest_dm, int(length_dm[-1]))
+        kinds, kind_of = np.unique(table.choice[length_dm] * (1 << 32) + table.stock_dm[length_dm], return_inverse=True)
+        for code, number in zip(kinds.tolist(), np.bincount(kind_of, weights=cables_of_length).tolist()):
+            index, stock_dm = divmod(code, 1 << 32)
+            number = int(number)
             choice = choices[index]
             media_counts[choice.media] = media_counts.get(choice.media, 0) + number
             if choice.cable is None:
@@ -283,7 +361,7 @@ def _count_segment(
                 continue
             if choice.media == "fiber" and (choice.lower_module is None or choice.upper_module is None):
                 missing_module += number
-            key = (choice.media, choice.cable, stock_dm / 10)
+            key = (choice.media, choice.cable, stock_dm / DM_PER_M)
             counts[key] = counts.get(key, 0) + number
             per_end_w = catalog_cables[choice.cable].power_w if choice.media in ("acc", "aoc") else 0.0
             for holder in (chunk.lower.holder, chunk.upper.holder):
@@ -294,7 +372,7 @@ def _count_segment(
     if missing_cable:
         warnings.append(
             f"{missing_cable:,} of {where} run farther than any {link.gbps:g} Gb/s cable in the catalog "
-            f"reaches (up to {longest:g} m): they are counted without a cable."
+            f"reaches (up to {longest_dm / DM_PER_M:g} m): they are counted without a cable."
         )
     if missing_module:
         warnings.append(
@@ -307,8 +385,36 @@ def _count_segment(
         media, cable, stock = max(media_counts, key=media_counts.get), None, 0.0
     counted = replace(
         link,
-        length_m=length_sum / links_total, max_length_m=longest, measured=measured,
+        length_m=length_sum_dm / DM_PER_M / links_total, max_length_m=longest_dm / DM_PER_M, measured=measured,
         media=media, media_counts=media_counts, cable=cable, cable_length_m=stock,
         transceivers=sum(int(used.sum()) for used in segment_cages.values()),
     )
     return SegmentCount(counted, counts, tuple(warnings), link), cable_w
+
+
+def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int = SAMPLE_LINKS) -> dict[str, float]:
+    """Module and active cable power [W] by the slug of the device that holds them, estimated
+    from evenly spaced links, about `sample_links` of each segment: each link end carries its
+    share of its cage's module (the module's power over the links of a full cage) and of an
+    active cable's power. Where every link is sampled and a cage's links all need the same
+    module, that is the count. It packs the racks before the cables are counted where they
+    stand (`planner.solver.pipeline`); no plan figure comes from it."""
+    module_w = np.array([cabling.transceivers[slug].power_w for slug in cabling.module_order] + [0.0])
+    watts: dict[str, float] = {}
+    for cables in segments:
+        cable_end_w = np.array([
+            cabling.cables[choice.cable].power_w if choice.cable and choice.media in ("acc", "aoc") else 0.0
+            for choice in cables.choices
+        ])
+        stride = max(-(-cables.link.count // sample_links), 1)
+        for chunk in cables.chunks(COUNT_CHUNK_LINKS, stride):
+            tally = np.bincount(chunk.length_dm)
+            length_dm = np.flatnonzero(tally)
+            links = tally[length_dm] * stride
+            table = cables.by_length
+            for end, needs in ((chunk.lower, table.lower_needs), (chunk.upper, table.upper_needs)):
+                if end.holder:
+                    # NO_MODULE (-1) takes the last entry, no power
+                    per_link_w = module_w[needs[length_dm]] / end.links_per_cage + cable_end_w[table.choice[length_dm]]
+                    watts[end.holder] = watts.get(end.holder, 0.0) + float(links @ per_link_w)
+    return watts

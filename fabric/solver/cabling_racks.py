@@ -15,6 +15,10 @@ import numpy as np
 
 DEFAULT_RACK_UNITS = 1
 """For a device whose height is not given."""
+U_HEIGHT_M = 0.04445
+"""One rack unit: 1.75 in (EIA-310)."""
+FIRST_U_HEIGHT_M = 0.1
+"""Bottom of U1 above the floor (cabling_distance: a 42U rack's space starts ~0.1 m up)."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,12 @@ class DevicePlace:
     """Lowest unit the device takes, from 1; 0 when not known."""
     units: int
     device: str
+
+
+def port_heights_m(u, units):
+    """The middle of a device of `units` U whose lowest unit is `u` [m]: first U height +
+    (U - 1 + units / 2) x 1.75 in, here in half units: 2 (U - 1) + units."""
+    return FIRST_U_HEIGHT_M + (2 * np.asarray(u) - 2 + units) * (U_HEIGHT_M / 2)
 
 
 class RackIndex:
@@ -90,6 +100,7 @@ class RackIndex:
                     slot += segment.count
                     x_m += width * segment.count
         self.positions = floor is not None
+        self._numbers: dict[str, np.ndarray] = {}
         self._slots = np.array(self.network_slots, dtype=np.int64)
         self._runs = {
             kind: (np.array(starts, dtype=np.int64), np.array([run[0] for run in self.floor_runs[kind]]))
@@ -99,15 +110,14 @@ class RackIndex:
             kind: (np.array(starts, dtype=np.int64), np.array(self.order_numbers[kind], dtype=np.int64))
             for kind, starts in self.order_starts.items()
         }
-        # Row, slot, x and y of every rack by floor number (index 0: no rack).
+        # x and y of every rack by floor number (index 0: no rack).
         runs = np.array(self.number_runs, dtype=float).reshape(-1, 5)
         sizes = np.diff([*self.number_starts, sum(group.count for group in groups) + 1]) if self.number_starts else []
         offset = np.arange(int(np.sum(sizes))) - np.repeat(np.cumsum(sizes) - sizes, sizes) if len(sizes) else np.zeros(0)
         by_run = np.repeat(runs, sizes, axis=0) if len(sizes) else runs
-        self._row = np.concatenate([[-1], by_run[:, 0]]).astype(np.int64)
-        self._slot = np.concatenate([[-1], by_run[:, 1] + offset]).astype(np.int64)
         self._x = np.concatenate([[0.0], by_run[:, 2] + by_run[:, 3] * offset])
         self._y = np.concatenate([[0.0], by_run[:, 4]])
+        self.positions = self.positions and len(self._x) > 1
 
     def label(self, number: int) -> str:
         return f"r{number:0{self.digits}d}" if number else ""
@@ -137,30 +147,34 @@ class RackIndex:
         return self.order_numbers[kind][at] + index - starts[at]
 
     def numbers(self, kind: str, indices: np.ndarray) -> np.ndarray:
-        """`number` for an array of indices of racks of `kind`."""
+        """`number` for an array of indices of racks of `kind` (0 where there is no such rack)."""
+        if kind not in self._numbers:
+            count = self.kind_counts.get(kind, 0)
+            # index `count` (and -1, through take's wrap) is no rack
+            self._numbers[kind] = np.append(self._numbers_of(kind, np.arange(count, dtype=np.int64)), 0)
+        numbers = self._numbers[kind]
         indices = np.asarray(indices, dtype=np.int64)
-        valid = (indices >= 0) & (indices < self.kind_counts.get(kind, 0))
-        safe = np.where(valid, indices, 0)
+        return numbers.take(np.where((indices >= 0) & (indices < len(numbers)), indices, -1))
+
+    def _numbers_of(self, kind: str, indices: np.ndarray) -> np.ndarray:
+        """`number` of racks of `kind` by index, 0 <= index < their count."""
         if self.positions:
             if kind == "network" and len(self._slots):
-                safe = self._slots[safe]
+                indices = self._slots[indices]
             runs = self._runs.get(kind)
         else:
             runs = self._orders.get(kind)
-        if runs is None or not valid.any():
+        if runs is None or not len(indices):
             return np.zeros(len(indices), dtype=np.int64)
         starts, firsts = runs
-        at = np.searchsorted(starts, safe, side="right") - 1
-        return np.where(valid, firsts[at] + safe - starts[at], 0)
+        at = np.searchsorted(starts, indices, side="right") - 1
+        return firsts[at] + indices - starts[at]
 
-    def position_arrays(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Row, slot, x and y [m] of racks by floor number (row and slot -1 where not known)."""
-        numbers = np.asarray(numbers, dtype=np.int64)
-        if not self.positions or len(self._row) <= 1:
-            unknown = np.full(len(numbers), -1)
-            return unknown, unknown, np.zeros(len(numbers)), np.zeros(len(numbers))
-        known = np.where((numbers >= 1) & (numbers < len(self._row)), numbers, 0)
-        return self._row[known], self._slot[known], self._x[known], self._y[known]
+    def position_arrays(self, numbers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """x and y [m] of racks by floor number (0 where not known)."""
+        if not self.positions:
+            return np.zeros(len(numbers)), np.zeros(len(numbers))
+        return self._x.take(numbers, mode="clip"), self._y.take(numbers, mode="clip")
 
     def locate(self, kind: str, fabric: str, slug: str, n: int) -> tuple[int, int, Any] | None:
         """The rack (index among its kind) and the slot among the `slug` units in that rack of

@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from fabric.solver.cabling_racks import DevicePlace, RackIndex
+from fabric.solver.arrays import divmod_by
+from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m
 from fabric.solver.endpoints import FABRIC_MANAGER
 from fabric.solver.results import FabricResult, LinkResult, TierResult
 
@@ -128,6 +129,8 @@ class FabricWiring:
         self._clos()
         self._network_offsets()
         self._places: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._heights_m: dict[str, np.ndarray] = {}
+        self._group_pairs: tuple[np.ndarray, np.ndarray] | None = None
 
     # -- shape -----------------------------------------------------------------------------
 
@@ -236,11 +239,13 @@ class FabricWiring:
         self._places[role] = (number, u, nn)
         return self._places[role]
 
-    def switch_places(self, role: str, plane: int, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Floor numbers and lowest U of a tier's switches `index` in `plane`."""
+    def switch_places(self, role: str, plane: int, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Floor numbers, lowest U and port heights [m] of a tier's switches `index` in `plane`."""
         number, u, _ = self._tier_places(role)
+        if role not in self._heights_m:
+            self._heights_m[role] = port_heights_m(u, self.racks.units_of(self.tiers[role].switch))
         at = plane * self.per_plane[role] + index
-        return number[at], u[at]
+        return number[at], u[at], self._heights_m[role][at]
 
     def switch_place(self, role: str, plane: int, index: int) -> DevicePlace:
         number, u, nn = self._tier_places(role)
@@ -257,26 +262,27 @@ class FabricWiring:
         topology = self.result.topology
         if topology == "dragonfly":
             terminals = self.result.dragonfly.terminals_per_router
-            return j // terminals, j % terminals
+            return divmod_by(j, terminals)
         if topology == "rail_only":
-            rail, position = j % rails, j // rails
+            position, rail = divmod_by(j, rails)
             if self.result.tier_count == 1:
                 return rail, position
-            return rail * self.leaves_per_tree + position // down, position % down
+            unit, slot = divmod_by(position, down)
+            return rail * self.leaves_per_tree + unit, slot
         if self.single:
             return np.zeros_like(j), j
         if self.top_of_rack:
             per_node = self.ports_per_node
             node_links = self.nodes * per_node
             other = j - node_links
-            node, port = np.divmod(j, per_node)
-            rack, local = np.divmod(node, self.nodes_per_rack)
+            node, port = divmod_by(j, per_node)
+            rack, local = divmod_by(node, self.nodes_per_rack)
             rack_link = local * per_node + port
             switch = np.where(j < node_links, rack * self.leaves_per_rack + rack_link // down,
                               self.in_racks + other // down)
-            return switch, np.where(j < node_links, rack_link % down, other % down)
-        position, rail = np.divmod(j, rails)
-        unit, slot = np.divmod(position, down)
+            return switch, np.where(j < node_links, divmod_by(rack_link, down)[1], divmod_by(other, down)[1])
+        position, rail = divmod_by(j, rails)
+        unit, slot = divmod_by(position, down)
         return unit * rails + rail, slot
 
     def tree_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -285,12 +291,12 @@ class FabricWiring:
         per_pair, uplinks = self.leaf_spine_per_pair, self.leaf_uplinks
         if not per_pair:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
-        leaf_in_all, uplink = np.divmod(index, uplinks)
-        tree, leaf = np.divmod(leaf_in_all, self.leaves_per_tree)
-        pod, in_pod = np.divmod(leaf, self.leaves_per_pod)
-        spine = pod * self.spines_per_pod + uplink // per_pair
-        return (tree * self.leaves_per_tree + leaf, uplink, tree * self.spines_per_tree + spine,
-                in_pod * per_pair + uplink % per_pair)
+        leaf_in_all, uplink = divmod_by(index, uplinks)
+        tree, leaf = divmod_by(leaf_in_all, self.leaves_per_tree)
+        pod, in_pod = divmod_by(leaf, self.leaves_per_pod)
+        pair, link = divmod_by(uplink, per_pair)
+        spine = pod * self.spines_per_pod + pair
+        return (leaf_in_all, uplink, tree * self.spines_per_tree + spine, in_pod * per_pair + link)
 
     def core_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Spine-core links numbered `index`, one plane: (spine, spine uplink, core, core down
@@ -298,12 +304,12 @@ class FabricWiring:
         if not self.cores_per_tree:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
         per_pair, uplinks = self.spine_core_per_pair, self.spine_uplinks
-        spine_in_all, uplink = np.divmod(index, uplinks)
-        tree, spine = np.divmod(spine_in_all, self.spines_per_tree)
-        pod, in_pod = np.divmod(spine, self.spines_per_pod)
-        core = in_pod * self.cores_per_group + uplink // per_pair
-        return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core,
-                pod * per_pair + uplink % per_pair)
+        spine_in_all, uplink = divmod_by(index, uplinks)
+        tree, spine = divmod_by(spine_in_all, self.spines_per_tree)
+        pod, in_pod = divmod_by(spine, self.spines_per_pod)
+        pair, link = divmod_by(uplink, per_pair)
+        core = in_pod * self.cores_per_group + pair
+        return (spine_in_all, uplink, tree * self.cores_per_tree + core, pod * per_pair + link)
 
     def router_ports(self) -> tuple[int, int, int]:
         """Native ports of a router's terminals, and its first local and global port index."""
@@ -316,7 +322,7 @@ class FabricWiring:
         group by group: (router x, its local port y - 1, router y, its local port x)."""
         a = self.result.dragonfly.routers_per_group
         x, y = np.triu_indices(a, 1)
-        group, pair = np.divmod(index, max(len(x), 1))
+        group, pair = divmod_by(index, max(len(x), 1))
         base = group * a
         return base + x[pair], y[pair] - 1, base + y[pair], x[pair]
 
@@ -326,12 +332,15 @@ class FabricWiring:
         port mod h."""
         shape = self.result.dragonfly
         a, h, groups = shape.routers_per_group, shape.global_links_per_router, shape.groups
-        first, second = np.triu_indices(groups, 1)
-        pair, k = np.divmod(index, max(shape.global_links_per_group_pair, 1))
+        if self._group_pairs is None:
+            self._group_pairs = np.triu_indices(groups, 1)
+        first, second = self._group_pairs
+        pair, k = divmod_by(index, max(shape.global_links_per_group_pair, 1))
+        first, second = first[pair], second[pair]
         peers = groups - 1
-        port_a = k * peers + second[pair] - 1
-        port_b = k * peers + first[pair]
-        return first[pair] * a + port_a // h, port_a % h, second[pair] * a + port_b // h, port_b % h
+        router_a, link_a = divmod_by(k * peers + second - 1, h)
+        router_b, link_b = divmod_by(k * peers + first, h)
+        return first * a + router_a, link_a, second * a + router_b, link_b
 
 
 class SharedRacks:

@@ -3,10 +3,12 @@
 from rest_framework import serializers, viewsets
 from rest_framework.permissions import AllowAny
 
+from planner.part_models import EDIT_RECORD_FIELDS
+
 
 def catalog_viewset(model: type) -> type:
     """A read-only viewset listing every field of `model` (edits go through the admin)."""
-    meta = type("Meta", (), {"model": model, "exclude": ["id"]})
+    meta = type("Meta", (), {"model": model, "exclude": ["id", *EDIT_RECORD_FIELDS]})
     serializer = type(f"{model.__name__}Serializer", (serializers.ModelSerializer,), {"Meta": meta})
     return type(
         f"{model.__name__}ViewSet",

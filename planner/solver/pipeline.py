@@ -3,7 +3,7 @@
 from dataclasses import replace
 from typing import Any
 
-from fabric.solver.cabling_counts import CabledPlan, counted_fabrics
+from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
@@ -174,7 +174,7 @@ def _fabrics_and_racks(
     # planned with; then the cables are counted where they stand, until the packing with their
     # optics puts every device where they were measured.
     pdus: dict[str, int] = {}
-    counted = counted_racks = reserve = None
+    counted = counted_racks = reserve = estimate = None
     seen: set = set()
     for _ in range(CABLING_ROUNDS):
         key = placement_key(facility.racks)
@@ -192,13 +192,29 @@ def _fabrics_and_racks(
         if oob and rack_pdu_counts(facility.racks) != pdus:
             pdus = rack_pdu_counts(facility.racks)
             fabrics = plan(pdus, all_but_oob(fabrics))
-            # The other fabrics' optics as last counted, oob's as planned: pack with them.
-            facility = racks_for({**counted, "oob": fabrics["oob"]} if counted else fabrics, reserve)
+            # Every fabric's optics as last counted (or estimated): a few PDUs more or less
+            # change oob's cables little, and its modules as the engine guesses them (one
+            # length a segment) would move the packing back and forth.
+            packed_with = counted or estimate
+            if packed_with:
+                oob_optics = packed_with["oob"].optics_power_kw_by_device
+                facility = racks_for({**packed_with, "oob": replace(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
+                                     reserve)
+            else:
+                facility = racks_for(fabrics, reserve)
             counted = None
             continue
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
             break
-        counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
+        cabled = CabledPlan(fabrics, facility.racks, compute, storage, scenario)
+        if estimate is None:
+            # The engine's optics take one length per segment: first pack with the optics of a
+            # sample of the cables where they stand, which often moves switches between racks,
+            # so that the full count is made once, where they end up.
+            estimate = estimated_fabrics(cabled, catalog)
+            facility, seen = racks_for(estimate, reserve), set()
+            continue
+        counted = counted_fabrics(cabled, catalog)
         counted_racks = facility.racks
         if reserve is not None:
             reserve = {device: max(kw, reserve.get(device, 0.0))

@@ -112,16 +112,19 @@ def row_plan(counts: dict[str, int], racks_per_row: int, placement: str) -> list
     else:
         row_count = math.ceil((compute + network) / racks_per_row)
         remaining = compute
+        # Most rows are alike: each kind of row is made once, and its rows share it.
+        made: dict[tuple[int, int], list[RowSegment]] = {}
         for network_here in _network_per_row(row_count, network):
             compute_here = min(racks_per_row - network_here, remaining)
             remaining -= compute_here
-            if placement == "end_of_row":
-                parts = [("compute", compute_here), ("network", network_here)]
-            else:
-                left = compute_here // 2
-                right = compute_here - left
-                parts = [("compute", left), ("network", network_here), ("compute", right)]
-            rows.append([RowSegment(kind, number) for kind, number in parts if number])
+            if (network_here, compute_here) not in made:
+                if placement == "end_of_row":
+                    parts = [("compute", compute_here), ("network", network_here)]
+                else:
+                    left = compute_here // 2
+                    parts = [("compute", left), ("network", network_here), ("compute", compute_here - left)]
+                made[network_here, compute_here] = _merged([RowSegment(kind, number) for kind, number in parts if number])
+            rows.append(made[network_here, compute_here])
     tail = [RowSegment(kind, counts.get(kind, 0)) for kind in ("storage", "management")]
     tail = [segment for segment in tail if segment.count]
     # Storage and management racks share rows of their own.
@@ -139,7 +142,8 @@ def row_plan(counts: dict[str, int], racks_per_row: int, placement: str) -> list
                 row, room = [], racks_per_row
     if row:
         rows.append(row)
-    return [_merged(row) for row in rows if row]
+    # Only the rows of compute and network racks can hold two runs of a kind side by side.
+    return [row for row in rows if row]
 
 
 def _merged(row: list[RowSegment]) -> list[RowSegment]:
@@ -167,15 +171,21 @@ def lay_out_floor(blocks: Sequence[RackBlock], racks: RacksSpec) -> FloorResult:
     rows = []
     y_m = racks.cold_aisle_m
     previous_depth = 0.0
+    shapes: dict[int, tuple[tuple[RowSegment, ...], float, float]] = {}
     for index, segments in enumerate(plans):
-        depth = max(depth_by_kind[segment.kind] for segment in segments)
+        if id(segments) not in shapes:  # rows alike share one list (row_plan)
+            shapes[id(segments)] = (
+                tuple(segments),
+                max(depth_by_kind[segment.kind] for segment in segments),
+                sum(segment.count * width_by_kind[segment.kind] for segment in segments),
+            )
+        row_segments, depth, length = shapes[id(segments)]
         if index:
             aisle = racks.hot_aisle_m if index % 2 else racks.cold_aisle_m
             y_m += previous_depth / 2 + aisle + depth / 2
         else:
             y_m += depth / 2
-        length = sum(segment.count * width_by_kind[segment.kind] for segment in segments)
-        rows.append(RowResult(index, y_m, length, tuple(segments)))
+        rows.append(RowResult(index, y_m, length, row_segments))
         previous_depth = depth
     length_m = max((row.length_m for row in rows), default=0.0) + 2 * racks.end_aisle_m
     width_m = (y_m + previous_depth / 2 + racks.cold_aisle_m) if rows else 0.0
@@ -263,12 +273,17 @@ def run_end_positions(layout: FloorResult, kind: str) -> tuple[np.ndarray, np.nd
     """x and y [m] of the first and last rack of every run of `kind` (one point for a run of one)."""
     xs: list[float] = []
     ys: list[float] = []
+    ends_by_row: dict[int, list[float]] = {}  # rows alike share their segments (lay_out_floor)
     for row in layout.rows:
-        x_m = layout.end_aisle_m
-        for segment in row.segments:
-            width = layout.width_m_by_kind[segment.kind]
-            if segment.kind == kind:
-                xs += [x_m + width / 2, x_m + width * (segment.count - 0.5)]
-                ys += [row.y_m, row.y_m]
-            x_m += width * segment.count
+        if id(row.segments) not in ends_by_row:
+            ends, x_m = [], layout.end_aisle_m
+            for segment in row.segments:
+                width = layout.width_m_by_kind[segment.kind]
+                if segment.kind == kind:
+                    ends += [x_m + width / 2, x_m + width * (segment.count - 0.5)]
+                x_m += width * segment.count
+            ends_by_row[id(row.segments)] = ends
+        ends = ends_by_row[id(row.segments)]
+        xs += ends
+        ys += [row.y_m] * len(ends)
     return np.array(xs), np.array(ys)

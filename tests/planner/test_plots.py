@@ -5,6 +5,8 @@ from pathlib import Path
 import plotly.graph_objects as go
 import pytest
 import yaml
+from django.template.loader import render_to_string
+from django.utils.html import escape
 
 from planner.dashboard import attach_charts, plan_figures, plan_sections
 from planner.diff import document_changes, flatten
@@ -77,3 +79,14 @@ def test_flatten_and_changes_by_dotted_path():
         "prices.a": "removed",
     }
     assert document_changes({"a": 41}, {"a": 41.0}) == []
+
+
+def test_dashboard_cells_that_are_web_addresses_are_links(plan):
+    sources = next(section for section in plan_sections(plan) if section.key == "sources")
+    cells = [cell for table in sources.tables for row in table.rows for cell in row]
+    links = [text for text, numeric, link in cells if link]
+    assert links and all(text.startswith(("https://", "http://")) for text in links)
+    assert not any(text.startswith("http") for text, numeric, link in cells if not link)
+    html = render_to_string("planner/inc/plan_section_body.html", {"view": sources})
+    assert html.count('rel="noreferrer"') == len(links)
+    assert f'<a href="{escape(links[0])}" rel="noreferrer">' in html

@@ -1,15 +1,18 @@
 """The cabling plan: one row per link the fabric engine counts, no port used twice, names that
 follow the scheme, and rows made one at a time."""
 
+import math
 import re
 import tracemalloc
 import types
 from collections import Counter, defaultdict
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
-from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from fabric.solver.cabling import CABLING_COLUMNS, _Cabling, cabling_rows
+from fabric.solver.cabling_links import SAMPLE_LINKS, count_fabric, fabric_segments, sampled_optics_w
 from planner.solver.pipeline import plan_scenario
 
 RACK = r"r\d{3,}"
@@ -402,10 +405,12 @@ def test_racks_are_numbered_in_floor_order(catalog, rack_units):
 
 
 def test_without_floor_positions_the_segment_length_is_used(catalog, rack_units):
+    """Rounded up to the decimetre, as measured lengths are (the plan's segments carry the
+    average of the lengths counted on its floor)."""
     plan = plan_scenario(nvidia_ra_h100_4su_document(128, fabric_manager_ports=0), catalog)
     plan = replace(plan, racks=replace(plan.racks, floor=None))
     records = as_records(cabling_rows(plan, catalog))
-    lengths = {link.segment: link.length_m for link in plan.fabrics["compute"].links}
+    lengths = {link.segment: math.ceil(link.length_m * 10 - 1e-6) / 10 for link in plan.fabrics["compute"].links}
     assert all(row["length_m"] == lengths[row["segment"]] for row in records)
     assert records[0]["from_rack"] == "r001"
 
@@ -462,11 +467,41 @@ def test_rack_numbers_and_positions_are_the_floor_layouts(catalog):
     index = RackIndex(plan.racks, {})
     positions = list(rack_positions(plan.racks.floor))
     assert len(positions) == plan.racks.total
-    rows, slots, xs, ys = index.position_arrays(list(range(1, len(positions) + 1)))
+    xs, ys = index.position_arrays(np.arange(1, len(positions) + 1))
     for number, (_, position) in enumerate(positions):
-        assert (rows[number], slots[number]) == (position.row, position.slot)
         assert (xs[number], ys[number]) == pytest.approx((position.x_m, position.y_m))
     kinds = Counter(kind for kind, _ in positions)
     for kind, count in kinds.items():
         numbers = [index.number(kind, rack) for rack in range(count)]
         assert sorted(numbers) == [n for n, (k, _) in enumerate(positions, start=1) if k == kind]
+
+
+def optics_w_counted_and_sampled(plan, catalog, sample_links=SAMPLE_LINKS):
+    cabling = _Cabling(plan, catalog)
+    for fabric in cabling.fabrics:
+        segments = fabric_segments(cabling, fabric)
+        yield fabric.name, count_fabric(cabling, segments).optics_w, sampled_optics_w(cabling, segments, sample_links)
+
+
+@pytest.mark.parametrize("case, fabric", [
+    ("top_of_rack", "compute"), ("three_tiers", "compute"), ("three_tiers", "inband"),
+    ("rail_only_two_tiers", "compute"), ("dragonfly_split_ports", "compute"),
+])
+def test_optics_power_of_every_link_sampled_is_the_count_where_cages_hold_one_module(catalog, case, fabric):
+    """Each link end carries module power / links of a full cage: summed over a cage whose
+    links all need one module, that is the module's power (these fabrics have no cage whose
+    links need different modules)."""
+    plan = plan_scenario(CASES[case], catalog)
+    counted, sampled = next((counted, sampled) for name, counted, sampled in optics_w_counted_and_sampled(plan, catalog)
+                            if name == fabric)
+    assert counted
+    assert sampled == pytest.approx(counted)
+
+
+def test_optics_power_sampled_from_large_segments_is_near_the_count(catalog):
+    """Every 8th link of the two-plane B300 design (1,024 links a segment) against every
+    cable counted: within 10 % for each switch model."""
+    plan = plan_scenario(CASES["two_planes"], catalog)
+    for name, counted, sampled in optics_w_counted_and_sampled(plan, catalog, sample_links=128):
+        for device, watts in counted.items():
+            assert sampled[device] == pytest.approx(watts, rel=0.1), (name, device)

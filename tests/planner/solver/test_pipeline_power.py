@@ -130,3 +130,34 @@ def test_the_facility_example_plans_and_names_every_key(catalog):
     plan = plan_scenario(document, catalog)
     assert (plan.racks.compute, plan.racks.total) == (16, 17)
     assert plan.power.ups.units == 2 * plan.power.ups.needed  # 2N
+
+
+@pytest.mark.parametrize("topology", ["fat_tree", "dragonfly"])
+def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topology):
+    """10,000 B300 GPUs on four fabrics: the racks are first packed with the optics of a sample
+    of the cables (the engine's one length a segment puts the dragonfly's local links on copper
+    where most need optics), so every cable is counted once, on the floor the plan reports."""
+    from fabric.solver.cabling_racks import placement_key
+    from planner.solver import pipeline
+
+    counts = []
+    count = pipeline.counted_fabrics
+    monkeypatch.setattr(pipeline, "counted_fabrics", lambda *args: counts.append(args[0].racks) or count(*args))
+    document = {
+        "name": "B300, 10k GPUs",
+        "compute": {"system": "dgx-b300", "gpus": 10_000},
+        "racks": {"power_budget_kw": 130, "cooling": "direct_liquid"},
+        "fabrics": {
+            "compute": {"switch": "q3400", "topology": topology},
+            "storage": {"switch": "q3400"},
+            "inband": {"switch": "q3400"},
+            "oob": {"switch": "sn2201", "spine_switch": "sn5600"},
+        },
+    }
+    plan = plan_scenario(document, catalog)
+    assert len(counts) == 1
+    assert placement_key(counts[0]) == placement_key(plan.racks)
+    switch_optics_kw = sum(kw for fabric in plan.fabrics.values()
+                           for device, kw in fabric.optics_power_kw_by_device.items() if device != "dgx-b300")
+    assert switch_optics_kw > 0
+    assert not any("largest count" in warning for warning in plan.warnings)

@@ -1,0 +1,98 @@
+"""scripts/loadtest.py, run for a few seconds with 3 users against a live server (--url): every
+kind of request of its mix is sent and answered, its figures are written, and the scenarios it
+saved are deleted at the end."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from planner.models import Scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSWORD = "load-test-password"
+
+
+@pytest.fixture
+def account(transactional_db, django_user_model):
+    """A transactional test's database is emptied after each test: seed the catalog again."""
+    call_command("loadcatalog", verbosity=0)
+    return django_user_model.objects.create_user("loader", password=PASSWORD)
+
+
+def test_a_short_load_test_sends_every_kind_of_request_without_errors(
+    live_server, account, tmp_path
+):
+    figures = tmp_path / "figures.json"
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "scripts/loadtest.py",
+            "--url",
+            live_server.url,
+            "--username",
+            "loader",
+            "--users",
+            "3",
+            "--duration",
+            "5",
+            "--think-min",
+            "0",
+            "--think-max",
+            "0.1",
+            # a test proves the script works; the p99 target is for scripts/run on a quiet machine
+            "--p99-ms",
+            "30000",
+            "--json",
+            str(figures),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "LOADTEST_PASSWORD": PASSWORD},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert finished.returncode == 0, finished.stdout + finished.stderr
+    results = json.loads(figures.read_text())
+    for kind, row in results["kinds"].items():
+        assert row["count"] > 0 and row["errors"] == 0, kind
+        assert 0 < row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"] <= row["max_ms"], kind
+    assert results["total"]["count"] == sum(row["count"] for row in results["kinds"].values())
+    assert "all requests" in finished.stdout and "PASS" in finished.stdout
+    assert not Scenario.objects.filter(owner=account).exists()
+
+
+def test_the_load_test_fails_when_the_p99_is_over_its_target(live_server, account):
+    finished = subprocess.run(
+        [
+            sys.executable,
+            "scripts/loadtest.py",
+            "--url",
+            live_server.url,
+            "--username",
+            "loader",
+            "--users",
+            "1",
+            "--duration",
+            "1",
+            "--think-min",
+            "0",
+            "--think-max",
+            "0",
+            "--p99-ms",
+            "0.01",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "LOADTEST_PASSWORD": PASSWORD},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert finished.returncode == 1, finished.stdout + finished.stderr
+    assert "FAIL: 0 errors" in finished.stdout and "p99 under 0.01 ms" in finished.stdout
