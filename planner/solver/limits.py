@@ -47,13 +47,17 @@ storage systems, fabric managers, servers and switches. The rack PDUs' managemen
 once racks are packed, come on top (one per PDU: 3 % more at a million GPUs). A million GPUs on
 every fabric have 3.5 to 4.9 million (DGX B300 on a fat tree, a dragonfly, rail-only). Counting
 and placing them for the bill of materials is the plan's one cost that grows with its size: at
-this limit a plan takes 3 to 4 CPU seconds and 100 to 150 MB (scripts/benchmark_limits.py),
+this limit a plan takes about a CPU second and 60 to 110 MB (scripts/benchmark_limits.py),
 where 16 planes of 10 million GPUs took minutes and 9 GB."""
 
 MAX_PLAN_RACKS = 2_000_000
-"""Compute racks of one plan: those of 10 million GPUs at one 8-GPU system a rack, and more. The
-floor layout places every rack: 2 million take about a CPU second and 70 MB, 10 million (one
-1-GPU system a rack) took 6 s and 370 MB."""
+"""Compute racks of one plan: those of 10 million GPUs at one 8-GPU system a rack, and more.
+10 million racks (one 1-GPU system a rack) take 2 CPU seconds and 180 MB to plan."""
+MAX_PLAN_ROWS = 50_000
+"""Rows of compute racks on the floor: the plan describes each row (about 100 bytes of JSON), so
+2 million racks one a row made a 200 MB plan and a dashboard of 2.4 GB and 24 s. A million GPUs
+fill 2,500 rows of 16 racks, 10 million at two 8-GPU systems a rack 39,000; at this limit the
+plan's rows are 5 MB."""
 
 
 def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
@@ -99,14 +103,20 @@ def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: Comp
         packed = pack_compute_racks(compute.total_nodes, system, scenario.racks, catalog.cooling_types)
     except InfeasibleError:
         return  # no system fits a rack: the pipeline says why, in its order
-    if packed.compute <= MAX_PLAN_RACKS:
-        return
-    raise InfeasibleError.at(
-        packed.limited_by,
-        f"{compute.total_nodes:,} systems at {packed.nodes_per_rack} a rack ({packed.limited_by} "
-        f"allows no more) fill {packed.compute:,} racks, more than the {MAX_PLAN_RACKS:,} a plan "
-        "may have: put more systems in a rack, or plan fewer",
-    )
+    if packed.compute > MAX_PLAN_RACKS:
+        raise InfeasibleError.at(
+            packed.limited_by,
+            f"{compute.total_nodes:,} systems at {packed.nodes_per_rack} a rack ({packed.limited_by} "
+            f"allows no more) fill {packed.compute:,} racks, more than the {MAX_PLAN_RACKS:,} a plan "
+            "may have: put more systems in a rack, or plan fewer",
+        )
+    rows = -(-packed.compute // scenario.racks.racks_per_row)
+    if rows > MAX_PLAN_ROWS:
+        raise InfeasibleError.at(
+            "racks.racks_per_row",
+            f"{packed.compute:,} compute racks at {scenario.racks.racks_per_row} a row fill {rows:,} "
+            f"rows, more than the {MAX_PLAN_ROWS:,} a plan may have: put more racks in a row",
+        )
 
 
 def _check_cables(

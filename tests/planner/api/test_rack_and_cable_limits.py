@@ -90,3 +90,12 @@ def test_systems_spread_over_more_racks_than_a_plan_may_have_name_what_spreads_t
     found, message = refused(api, document, limits.MAX_PLAN_RACKS)
     assert found == field
     assert "10,000,000 systems at" in message
+
+
+def test_racks_spread_over_more_rows_than_a_plan_may_have_name_the_racks_per_row(api):
+    """Every row is described in the plan: 2 million racks one a row made a 200 MB plan."""
+    document = {"name": "rows", "compute": {"system": "dgx-b300", "gpus": 1_000_000},
+                "racks": {"max_nodes_per_rack": 1, "racks_per_row": 2}}
+    found, message = refused(api, document, limits.MAX_PLAN_ROWS)
+    assert found == "racks.racks_per_row"
+    assert message.startswith("125,000 compute racks at 2 a row fill 62,500 rows")
