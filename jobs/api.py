@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, NotFound
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
@@ -14,6 +15,20 @@ from jobs.services import job_result_file
 from jobs.views import result_file_response
 
 ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description='{"errors": {"dotted.path": ["message"]}}')
+
+
+class AnyMediaRenderer(JSONRenderer):
+    """Lets a download be asked for with any Accept header (the file answers for itself); an
+    error is still JSON."""
+
+    media_type = "*/*"
+    format = "download"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        response = (renderer_context or {}).get("response")
+        if response is not None:
+            response["Content-Type"] = "application/json"
+        return super().render(data, "application/json", renderer_context)
 
 
 class TooManyJobsError(APIException):
@@ -85,7 +100,7 @@ class JobViewSet(viewsets.GenericViewSet):
         return Response(JobSerializer(job_get(owner=request.user, pk=pk), context={"request": request}).data)
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 404: ERRORS, 409: ERRORS})
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, AnyMediaRenderer])
     def download(self, request, pk=None):
         """The job's result file, once it is done."""
         return job_download_response(job_get(owner=request.user, pk=pk))
