@@ -149,11 +149,25 @@ def _fabrics_and_racks(
             planned=planned,
         )
 
+    racks_spec = scenario.racks
+    systems_per_rack_tried: set[int] = set()
+
+    def follow_systems_per_rack(packed: int) -> None:
+        """The top-of-rack leaves follow the systems per rack of the last packing. Where the two
+        alternate (leaves for N + 1 systems leave room for only N, and N's leaves for N + 1),
+        the racks hold the fewer: the packing is capped there, with a warning."""
+        nonlocal nodes_per_rack, racks_spec
+        if packed in systems_per_rack_tried:
+            packed = min(systems_per_rack_tried | {packed})
+            racks_spec = replace(racks_spec, max_nodes_per_rack=packed)
+        systems_per_rack_tried.add(packed)
+        nodes_per_rack = packed
+
     def racks_for(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksAndPower:
         optics_kw = racks_optics_kw(reserve, fabrics) if reserve else optics_kw_by_device(fabrics)
         rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
         return racks_and_power(
-            compute.total_nodes, rated, scenario.racks, scenario.facility, catalog,
+            compute.total_nodes, rated, racks_spec, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
             finance_facility=scenario.finance.facility,
@@ -169,7 +183,10 @@ def _fabrics_and_racks(
         facility = racks_for(fabrics)
         if not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack:
             break
-        nodes_per_rack = facility.racks.nodes_per_rack
+        follow_systems_per_rack(facility.racks.nodes_per_rack)
+    else:
+        fabrics = plan({})
+        facility = racks_for(fabrics)
     # The PDUs of the last packing join oob, until the packing gives back the PDUs oob was
     # planned with; then the cables are counted where they stand, until the packing with their
     # optics puts every device where they were measured.
@@ -185,7 +202,7 @@ def _fabrics_and_racks(
         seen.add(key)
         if top_of_rack and facility.racks.nodes_per_rack != nodes_per_rack:
             # The optics as counted changed the systems per rack: the top-of-rack leaves follow.
-            nodes_per_rack = facility.racks.nodes_per_rack
+            follow_systems_per_rack(facility.racks.nodes_per_rack)
             fabrics = plan(pdus)
             facility, counted = racks_for(fabrics, reserve), None
             continue
@@ -222,6 +239,12 @@ def _fabrics_and_racks(
         facility = racks_for(counted, reserve)
     if fabrics and (counted is None or placement_key(counted_racks) != placement_key(facility.racks)):
         counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
+    if racks_spec is not scenario.racks and top_of_rack:
+        facility.warnings.append(
+            f"The top-of-rack leaves for {racks_spec.max_nodes_per_rack + 1} systems a rack would leave room for only "
+            f"{racks_spec.max_nodes_per_rack}: the compute racks hold {racks_spec.max_nodes_per_rack} systems each, "
+            f"with their leaves."
+        )
     if reserve:
         margin_kw = sum(racks_optics_kw(reserve, counted).values()) - sum(optics_kw_by_device(counted).values())
         if margin_kw > 1e-9:

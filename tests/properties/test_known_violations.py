@@ -5,7 +5,7 @@ named after what they show (the engine has since been fixed for each)."""
 import pytest
 
 from tests.properties.cabling_summary import installed, summary_for
-from tests.properties.strategies import plan_or_refusal
+from tests.properties.strategies import plan_or_refusal, plan_or_reject, rows_of
 from tests.properties.test_cabling_invariants import (
     RAIL_ONLY_FABRIC_MANAGER,
     RAIL_ONLY_ONE_NODE_PER_RACK,
@@ -101,3 +101,24 @@ def test_top_of_rack_leaves_cable_uplinks_for_the_fullest_leaf_in_the_network_ra
     storage = plan.fabrics["storage"]
     assert storage.oversubscription == 1.0
     assert storage.tiers[0].up_links_per_switch == 8
+
+
+def test_top_of_rack_leaves_and_systems_per_rack_that_alternate_settle_on_the_fewer():
+    """Eight DGX H100 on sn4700 top-of-rack leaves: the leaves for 5 systems a rack leave room
+    for 4, and those for 4 for 5. The racks hold 4, with the leaves planned for 4 (the cabling
+    plan indexed a fifth leaf that was never planned), and the plan says so."""
+    document = {
+        "name": "alternating top-of-rack", "compute": {"system": "dgx-h100", "nodes": 4, "spare_nodes": 4},
+        "racks": {"cooling": "direct_liquid", "power_budget_kw": 53.5, "power_feeds": "single"},
+        "fabrics": {
+            "compute": {"switch": "sn4700", "leaf_placement": "top_of_rack", "spine_switch": "arista-7060x5-64",
+                        "optical_media": "aoc"},
+            "oob": {"switch": "arista-7060x5-64", "spine_switch": "arista-7060x5-64", "optical_media": "aoc"},
+        },
+    }
+    plan, catalog = plan_or_reject(document)
+    assert plan.racks.nodes_per_rack == 4
+    leaves = plan.fabrics["compute"].tiers[0]
+    assert leaves.placement == {"compute_rack": 2 * plan.racks.compute}
+    assert any("room for only 4" in warning for warning in plan.warnings)
+    assert len(rows_of(plan, catalog)) == sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
