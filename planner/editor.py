@@ -148,7 +148,7 @@ class ScenarioEditor:
                     (
                         humanize(kind),
                         [
-                            (slug, f"{slug} — {part_attribute(part, 'name', slug)}")
+                            (slug, str(part_attribute(part, 'name', slug)))
                             for slug, part in sorted(parts.items())
                         ],
                     )

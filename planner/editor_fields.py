@@ -16,7 +16,7 @@ from typing import Any, Literal, get_args, get_origin
 from planner.form_input import InputError, percent_text, read_number
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.schema import spec_fields
-from planner.words import PHRASES, WORDS, choice_label, words_of
+from planner.words import PHRASES, WORDS, choice_label, in_words, words_of
 
 BLANK_PRICE_ROWS = 3
 INCLUDE_PREFIX = "include:"
@@ -138,7 +138,14 @@ class EditorField:
             return ""
         if isinstance(self.default, (dict, list, tuple)) or dataclasses.is_dataclass(self.default):
             return ""
+        if self.widget == "select" and any(self.default == choice for choice, _ in self.literals):
+            return choice_label(self.default)
         return self.shown(self.default)
+
+    @property
+    def help_text(self) -> str:
+        """The spec's help with the keys it mentions in words (the keys stay in the YAML view)."""
+        return in_words(self.help, [choice for choice, _ in self.literals])
 
     def shown(self, value: Any) -> str:
         """A document value as the input shows it: percent for a fraction, a choice's words."""
