@@ -145,7 +145,8 @@ class EditorField:
     @property
     def help_text(self) -> str:
         """The spec's help with the keys it mentions in words (the keys stay in the YAML view)."""
-        return in_words(self.help, [choice for choice, _ in self.literals])
+        text = in_words(self.help, [choice for choice, _ in self.literals])
+        return fractions_as_percent(text) if self.fraction else text
 
     def shown(self, value: Any) -> str:
         """A document value as the input shows it: percent for a fraction, a choice's words."""
@@ -373,6 +374,20 @@ def _editor_field(
     if float in kinds:
         _mark_percent(editor_field, info)
     return editor_field
+
+
+FRACTION_IN_TEXT = re.compile(r"(?<![\d.])(0?\.\d+)(?:\s*[-–]\s*(0?\.\d+))?(?![\d.])")
+
+
+def fractions_as_percent(text: str) -> str:
+    """A help text's fractions in the percent its field takes: "about 0.92-0.97" -> "about 92-97 %"."""
+
+    def replace(match: re.Match) -> str:
+        low, high = match.group(1), match.group(2)
+        shown = percent_text(float(low)) + (f"–{percent_text(float(high))}" if high else "")
+        return f"{shown} %"
+
+    return FRACTION_IN_TEXT.sub(replace, text)
 
 
 FRACTION_LIMIT = 1
