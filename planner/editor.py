@@ -35,8 +35,8 @@ from planner.editor_fields import (
     walk_spec,
 )
 from planner.solver.documents import parse_document
-from planner.words import choice_label
 from planner.solver.errors import DOCUMENT_PATH, ScenarioError
+from planner.words import choice_label
 
 HIDDEN_DOCUMENT_FIELD = "document"
 SUMMARY_SEPARATOR = " › "

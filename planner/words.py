@@ -115,7 +115,7 @@ def choice_label(value) -> str:
     text = str(value)
     if text in CHOICES:
         return CHOICES[text]
-    return words_of(text) if "_" in text or text.isalpha() and text.lower() == text else text
+    return words_of(text) if re.fullmatch(r"[a-z][a-z0-9_]*", text) else text
 
 
 DOTTED_KEY = re.compile(

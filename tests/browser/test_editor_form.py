@@ -94,3 +94,23 @@ def test_the_home_catalog_table_shows_that_it_scrolls(signed_in, live_server, wi
         expect(hint).to_be_hidden()
     assert width == "desktop" or hidden, "a phone cannot show nine columns"
     assert "200000.0" not in page.content()
+
+
+def test_while_typing_a_bad_value_the_preview_keeps_its_figures_and_says_why(
+    signed_in, live_server, width
+):
+    page = signed_in
+    page.goto(f"{live_server.url}/scenarios/new/")
+    gpus = page.locator('#preview .key-figure[data-key="gpus"] .value')
+    expect(gpus).to_have_text("1,024")
+    page.fill('[name="compute.gpus"]', "2 048")
+    expect(gpus).to_have_text("2,048")
+    page.fill('[name="compute.gpus"]', "2 04")
+    status = page.locator("#preview-status")
+    expect(status).to_contain_text("from the last input that planned")
+    expect(status.locator("a", has_text="Compute › GPUs")).to_be_visible()
+    expect(gpus).to_have_text("2,048")
+    shot(page, f"editor-typing-bad-{width}")
+    page.fill('[name="compute.gpus"]', "4,096")
+    expect(gpus).to_have_text("4,096")
+    expect(status).to_have_text("")

@@ -118,7 +118,7 @@ def test_a_refused_save_lists_each_error_with_a_link_to_its_field(ada_client):
     assert response.status_code == 400
     page = read(response.content.decode())
     banner = re.search(
-        r'<div id="error-summary" class="error-summary" role="alert">(.*?)</div>', response.content.decode(), re.S
+        r'<div id="error-summary" class="error-summary" role="alert">(.*?)</div>', response.content.decode(), re.DOTALL
     )
     assert banner, "the refused save has a banner at the top of the form"
     links = re.findall(r'<li><a href="#([^"]+)">([^<]+)</a>: ([^<]+)</li>', banner.group(1))

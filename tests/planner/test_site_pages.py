@@ -2,6 +2,7 @@
 the home page's catalog table."""
 
 import re
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
@@ -38,7 +39,7 @@ def test_a_server_error_is_the_sites_500_with_its_navigation():
 
 def test_the_favicon_is_served_from_the_sites_static_files():
     path = finders.find("favicon.svg")
-    assert path and open(path, encoding="utf-8").read().startswith("<svg")
+    assert path and Path(path).read_text(encoding="utf-8").startswith("<svg")
 
 
 def test_catalog_prices_are_grouped_whole_dollars_and_the_table_says_it_scrolls(client, db):
