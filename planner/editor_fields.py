@@ -191,6 +191,10 @@ class EditorSection:
         return self.optional and self.path.count(".") >= 2
 
     @property
+    def title_in_sentence(self) -> str:
+        return in_sentence(self.title)
+
+    @property
     def include_name(self) -> str:
         return INCLUDE_PREFIX + self.path
 
@@ -237,8 +241,16 @@ def section_title(path: str) -> str:
         return SECTION_TITLES[path]
     parts = path.split(".")
     if len(parts) > 1:
-        return f"{humanize(parts[-1])} ({humanize(parts[-2]).lower()})"
+        parent = ".".join(parts[:-1])
+        return f"{humanize(parts[-1])} of the {in_sentence(SECTION_TITLES.get(parent, humanize(parts[-2])))}"
     return humanize(path)
+
+
+def in_sentence(title: str) -> str:
+    """A title inside a sentence: "Compute fabric (GPU back-end)" -> "compute fabric (GPU back-end)"."""
+    if len(title) > 1 and title[1].isupper():
+        return title
+    return title[:1].lower() + title[1:]
 
 
 def _union_args(annotation: Any) -> tuple:
