@@ -53,3 +53,10 @@ def test_plan_values_that_are_keys_are_shown_in_words_and_slugs_as_they_are():
 def test_help_texts_name_other_fields_in_words():
     text = "default: checkpoint_write_share of the interval (fabrics.<name>.fabric_manager), e.g. 2."
     assert in_words(text) == "default: checkpoint write share of the interval (fabric manager), e.g. 2."
+
+
+def test_a_scenario_path_in_the_plan_is_shown_as_its_fields_words():
+    assert format_value("racks.power_budget_kw") == "Racks › Power budget (kW)"
+    assert label("racks.usable_u") == "Racks › Usable (U)"
+    assert format_value({"racks.cooling": 4}) == "Racks › Cooling: 4"
+    assert format_value("nvidia.com") == "nvidia.com", "a name with a dot is no path"
