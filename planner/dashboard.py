@@ -6,16 +6,21 @@ plan therefore shows up without changes here; the figures that explain a section
 power, elevations for racks) are added beside it when it is present.
 """
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from fabric.plots import fabric_figures
 from planner import plots
-from planner.editor_fields import WORDS
+from planner.solver.scenario import ScenarioSpec
+from planner.words import PHRASES, choice_label, is_key, words_of
 from power.plots import power_flow_figure
 
 logger = logging.getLogger(__name__)
+
+SCENARIO_SECTIONS = {item.name for item in dataclasses.fields(ScenarioSpec)}
+"""First parts of the scenario paths a plan names (`limited_by: racks.power_budget_kw`)."""
 
 SECTION_ORDER = [
     "compute",
@@ -106,15 +111,15 @@ class SectionView:
 def label(key: str) -> str:
     """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`; a dotted path stays as it is."""
     if "." in key:
-        return key
+        return path_words(key) if is_scenario_path(key) else key
+    if key in PHRASES:
+        return PHRASES[key]
     unit = ""
     for suffix, name in UNIT_SUFFIXES:
         if key.endswith(suffix) and len(key) > len(suffix):
             key, unit = key[: -len(suffix)], name
             break
-    words = [WORDS.get(word, word) for word in key.split("_")]
-    text = " ".join(words)
-    text = text[:1].upper() + text[1:]
+    text = words_of(key)
     return f"{text} ({unit})" if unit else text
 
 
@@ -141,8 +146,31 @@ def format_value(value: Any) -> str:
             return ", ".join(_compact(item) for item in value)
         return ", ".join(format_value(item) for item in value)
     if isinstance(value, dict):
-        return ", ".join(f"{key}: {format_value(item)}" for key, item in value.items())
+        return ", ".join(f"{_sub_label(key)}: {format_value(item)}" for key, item in value.items())
+    if isinstance(value, str) and is_key(value):
+        return choice_label(value)
+    if isinstance(value, str) and is_scenario_path(value):
+        return path_words(value)
     return str(value)
+
+
+def is_scenario_path(text: str) -> bool:
+    """Whether a text is the dotted path of a scenario field (`racks.power_budget_kw`)."""
+    parts = text.split(".")
+    return len(parts) > 1 and parts[0] in SCENARIO_SECTIONS and all(is_key(part) or part.isalpha() for part in parts)
+
+
+def path_words(path: str) -> str:
+    """A scenario field's path in words: `racks.power_budget_kw` -> "Racks › Power budget (kW)"."""
+    *sections, name = path.split(".")
+    return " › ".join([*(words_of(section) for section in sections), label(name)])
+
+
+def _sub_label(key: str) -> str:
+    """A key inside a record in words; a slug (`qm9700`, `chiller-air-1000`) as it is."""
+    if is_scenario_path(key):
+        return path_words(key)
+    return words_of(key) if is_key(key) else key
 
 
 def _compact(record: dict) -> str:
@@ -211,7 +239,8 @@ def describe(key: str, value: Any, title: str | None = None, depth: int = 0) -> 
                 view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
             else:
                 view.facts.extend(
-                    (f"{label(name)}: {sub}", format_value(entry)) for sub, entry in item.items()
+                    (f"{label(name)}: {_sub_label(sub)}", format_value(entry))
+                    for sub, entry in item.items()
                 )
         elif isinstance(item, dict) and depth < MAX_DEPTH:
             view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))

@@ -20,6 +20,7 @@ from planner.editor_fields import (
     ROW_KEY,
     ROW_VALUE,
     EditorField,
+    InputError,
     PriceRow,
     convert_text,
     display_value,
@@ -35,8 +36,19 @@ from planner.editor_fields import (
 )
 from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, ScenarioError
+from planner.words import choice_label
 
 HIDDEN_DOCUMENT_FIELD = "document"
+SUMMARY_SEPARATOR = " › "
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorLink:
+    """One error of the form as the banner lists it: where, what, and the anchor of its input."""
+
+    where: str
+    message: str
+    anchor: str
 """The form's hidden field that carries the document as it was, with the keys no field shows."""
 
 
@@ -80,7 +92,7 @@ class ScenarioEditor:
                     if isinstance(expanded, dict):
                         key = editor_field.path.removeprefix(nested_path + ".")
                         if key in expanded:
-                            editor_field.value = display_value(expanded[key])
+                            editor_field.value = editor_field.shown(expanded[key])
                             return
         value = self._value(editor_field.path, editor_field.default)
         if editor_field.widget == "rows":
@@ -96,7 +108,7 @@ class ScenarioEditor:
             shown = display_value(value)
             if shown and shown not in {choice for choice, _ in editor_field.choices}:
                 editor_field.choices.append((shown, f"{shown} (not in the catalog)"))
-        editor_field.value = display_value(value)
+        editor_field.value = editor_field.shown(value)
 
     def _nested_readers(self):
         for section in self.sections:
@@ -116,7 +128,7 @@ class ScenarioEditor:
             ]
         choices = [(slug, part_label(kind, part)) for slug, part in sorted(parts.items())]
         _, literals = scalar_kinds(editor_field.annotation)
-        choices = [(display_value(value), display_value(value)) for value in literals] + choices
+        choices = [(display_value(value), choice_label(value)) for value in literals] + choices
         if not editor_field.required and editor_field.default is None:
             choices.insert(0, ("", "— none —"))
         return choices
@@ -136,7 +148,7 @@ class ScenarioEditor:
                     (
                         humanize(kind),
                         [
-                            (slug, f"{slug} — {part_attribute(part, 'name', slug)}")
+                            (slug, str(part_attribute(part, 'name', slug)))
                             for slug, part in sorted(parts.items())
                         ],
                     )
@@ -200,6 +212,24 @@ class ScenarioEditor:
                 containers.extend((row.error_id, row.errors, "field-errors") for row in item.rows)
         return containers
 
+    def error_summary(self) -> list[ErrorLink]:
+        """Every error of a field or a section, in the order of the form, linked to its input.
+
+        Errors of the document as a whole have no input; they are shown above the banner.
+        """
+        links = []
+        for section in self.sections:
+            links.extend(ErrorLink(section.title, message, section.anchor) for message in section.errors)
+            for item in section.fields:
+                where = f"{section.title}{SUMMARY_SEPARATOR}{item.label}"
+                links.extend(ErrorLink(where, message, item.input_id) for message in item.errors)
+                for row in item.rows:
+                    links.extend(
+                        ErrorLink(f"{where}{SUMMARY_SEPARATOR}{row.key or 'new row'}", message, f"{item.input_id}-value-{row.index}")
+                        for message in row.errors
+                    )
+        return links
+
     @property
     def has_errors(self) -> bool:
         return (
@@ -219,13 +249,18 @@ class ScenarioEditor:
     # -- reading a post
 
     @classmethod
-    def document_from_post(cls, data, catalog) -> dict:
+    def document_from_post(
+        cls, data, catalog, input_errors: dict[str, list[str]] | None = None
+    ) -> dict:
         """The document the posted form describes: its fields over the hidden base document.
 
         Keys the form does not show (inline components, anything newer than the form) are
         kept from the base document. A blank field is left out, so its default applies; a value
-        equal to its default is not written unless the document already had the key.
+        equal to its default is not written unless the document already had the key. Text a
+        field cannot read is kept as typed (so the page shows it again) and its message goes to
+        `input_errors` by path.
         """
+        input_errors = {} if input_errors is None else input_errors
         base = _load_json(data.get("document", ""))
         document = copy.deepcopy(base)
         catalog_kinds = {item.name for item in dataclasses.fields(catalog)}
@@ -244,7 +279,7 @@ class ScenarioEditor:
                         document, nested_path, dict(expanded) if isinstance(expanded, dict) else {}
                     )
             for editor_field in section.fields:
-                _apply_posted(document, base, editor_field, data)
+                _apply_posted(document, base, editor_field, data, input_errors)
             for nested_path, _ in section.nested:
                 if path_get(document, nested_path) == {}:
                     path_pop(document, nested_path)
@@ -262,7 +297,17 @@ def _within(path: str, parent: str) -> bool:
     return path == parent or path.startswith((parent + ".", parent + "["))
 
 
-def _apply_posted(document: dict, base: dict, editor_field: EditorField, data) -> None:
+def _read(text: str, read, path: str, input_errors: dict[str, list[str]]) -> Any:
+    try:
+        return read(text)
+    except InputError as error:
+        input_errors.setdefault(path, []).append(str(error))
+        return text.strip()
+
+
+def _apply_posted(
+    document: dict, base: dict, editor_field: EditorField, data, input_errors: dict[str, list[str]]
+) -> None:
     path = editor_field.path
     had_key = path_get(base, path, dataclasses.MISSING) is not dataclasses.MISSING
     if editor_field.widget == "rows":
@@ -272,7 +317,12 @@ def _apply_posted(document: dict, base: dict, editor_field: EditorField, data) -
         mapping = {}
         for key, value in zip(keys, values):
             if key.strip():
-                mapping[key.strip()] = convert_text(value, value_annotation)
+                mapping[key.strip()] = _read(
+                    value,
+                    lambda text: convert_text(text, value_annotation),
+                    f"{path}.{key.strip()}",
+                    input_errors,
+                )
         path_pop(document, path)
         if mapping:
             path_set(document, path, mapping)
@@ -289,7 +339,7 @@ def _apply_posted(document: dict, base: dict, editor_field: EditorField, data) -
         path_pop(document, path)
         if not raw.strip():
             return
-        value = convert_text(raw, editor_field.annotation)
+        value = _read(raw, editor_field.read, path, input_errors)
     path_pop(document, path)
     same_kind = isinstance(value, bool) == isinstance(editor_field.default, bool)
     if value == editor_field.default and same_kind and not had_key:

@@ -13,8 +13,10 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args, get_origin
 
+from planner.form_input import InputError, percent_text, read_number
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.schema import spec_fields
+from planner.words import PHRASES, WORDS, choice_label, in_words, words_of
 
 BLANK_PRICE_ROWS = 3
 INCLUDE_PREFIX = "include:"
@@ -40,36 +42,6 @@ SECTION_TITLES = {
 CATALOG_FIELD_ALIASES = {"cooling": "cooling_types"}
 """Scenario fields whose values are catalog slugs of a kind not named by the field's plural."""
 
-WORDS = {
-    "u": "U",
-    "gpus": "GPUs",
-    "gpu": "GPU",
-    "pue": "PUE",
-    "oob": "OOB",
-    "nics": "NICs",
-    "tco": "TCO",
-    "it": "IT",
-    "mfu": "MFU",
-    "id": "ID",
-    "bf16": "BF16",
-    "fp8": "FP8",
-    "pdu": "PDU",
-    "pdus": "PDUs",
-    "ups": "UPS",
-    "cdu": "CDU",
-    "wue": "WUE",
-    "usd": "USD",
-    "gbytes": "GB",
-    "kw": "kW",
-    "mw": "MW",
-    "kwh": "kWh",
-    "gbps": "Gb/s",
-    "flops": "FLOPs",
-    "tflops": "TFLOPS",
-    "pflop": "PFLOP",
-    "co2": "CO₂",
-    "mwh": "MWh",
-}
 UNIT_SYNONYMS = {"gbytes": "gb", "tbytes": "tb", "m2": "m"}
 """Words of field names that stand for a unit word (read_gbytes_per_s: GB/s)."""
 
@@ -142,6 +114,11 @@ class EditorField:
     rows: list[PriceRow] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     catalog_kind: str | None = None
+    percent: bool = False
+    """Shown and typed as a percentage (a share or a rate), with a % sign allowed."""
+    fraction: bool = False
+    """Kept as a fraction in the document (0.08) while the form shows percent (8)."""
+    bounds: tuple[float | None, float | None] = (None, None)
 
     @property
     def input_id(self) -> str:
@@ -161,7 +138,39 @@ class EditorField:
             return ""
         if isinstance(self.default, (dict, list, tuple)) or dataclasses.is_dataclass(self.default):
             return ""
-        return display_value(self.default)
+        if self.widget == "select" and any(self.default == choice for choice, _ in self.literals):
+            return choice_label(self.default)
+        return self.shown(self.default)
+
+    @property
+    def help_text(self) -> str:
+        """The spec's help with the keys it mentions in words (the keys stay in the YAML view)."""
+        text = in_words(self.help, [choice for choice, _ in self.literals])
+        return fractions_as_percent(text) if self.fraction else text
+
+    def shown(self, value: Any) -> str:
+        """A document value as the input shows it: percent for a fraction, a choice's words."""
+        if self.fraction and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return percent_text(value)
+        if self.widget == "choice_text" and any(value == choice for choice, _ in self.literals):
+            return choice_label(value)
+        return display_value(value)
+
+    @property
+    def literals(self) -> list[tuple[Any, str]]:
+        _, literals = scalar_kinds(self.annotation)
+        return [(value, choice_label(value)) for value in literals]
+
+    def read(self, text: str) -> Any:
+        """Posted text as the document value; InputError names what is wrong with it."""
+        value = convert_text(text, self.annotation, percent=self.percent, fraction=self.fraction)
+        if self.fraction and isinstance(value, float):
+            low, high = self.bounds
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise InputError(
+                    f"must be between {percent_text(low)} % and {percent_text(high)} %"
+                )
+        return value
 
 
 @dataclass
@@ -182,6 +191,10 @@ class EditorSection:
         return self.optional and self.path.count(".") >= 2
 
     @property
+    def title_in_sentence(self) -> str:
+        return in_sentence(self.title)
+
+    @property
     def include_name(self) -> str:
         return INCLUDE_PREFIX + self.path
 
@@ -199,12 +212,14 @@ class EditorSection:
 
 
 def humanize(name: str) -> str:
-    words = name.split("_")
-    return " ".join(WORDS.get(word, word) for word in words).capitalize() if words else name
+    return words_of(name)
 
 
 def field_label(name: str, unit: str) -> str:
     """The field's name in words, without the trailing words its unit already says."""
+    if name in PHRASES:
+        phrase = PHRASES[name]
+        return re.sub(r"\s*\([^)]*\)$", "", phrase) if unit else phrase
     words = name.split("_")
     unit_words = set(re.split(r"[^a-z0-9]+", unit.lower())) - {""}
     while (
@@ -226,8 +241,16 @@ def section_title(path: str) -> str:
         return SECTION_TITLES[path]
     parts = path.split(".")
     if len(parts) > 1:
-        return f"{humanize(parts[-1])} ({humanize(parts[-2]).lower()})"
+        parent = ".".join(parts[:-1])
+        return f"{humanize(parts[-1])} of the {in_sentence(SECTION_TITLES.get(parent, humanize(parts[-2])))}"
     return humanize(path)
+
+
+def in_sentence(title: str) -> str:
+    """A title inside a sentence: "Compute fabric (GPU back-end)" -> "compute fabric (GPU back-end)"."""
+    if len(title) > 1 and title[1].isupper():
+        return title
+    return title[:1].lower() + title[1:]
 
 
 def _union_args(annotation: Any) -> tuple:
@@ -346,7 +369,7 @@ def _editor_field(
         return EditorField(widget="checkbox", **common)
     if literals and kinds == {type(value) for value in literals}:
         editor_field = EditorField(widget="select", **common)
-        editor_field.choices = [(display_value(value), display_value(value)) for value in literals]
+        editor_field.choices = [(display_value(value), choice_label(value)) for value in literals]
         editor_field.catalog_kind = kind
         return editor_field
     if kind:
@@ -355,11 +378,46 @@ def _editor_field(
         return editor_field
     if literals:
         editor_field = EditorField(widget="choice_text", **common)
-        editor_field.choices = [(display_value(value), display_value(value)) for value in literals]
-        return editor_field
-    if kinds & {int, float}:
-        return EditorField(widget="number", **common)
-    return EditorField(widget="text", **common)
+        editor_field.choices = [(choice_label(value), choice_label(value)) for value in literals]
+    elif kinds & {int, float}:
+        editor_field = EditorField(widget="number", **common)
+    else:
+        return EditorField(widget="text", **common)
+    if float in kinds:
+        _mark_percent(editor_field, info)
+    return editor_field
+
+
+FRACTION_IN_TEXT = re.compile(r"(?<![\d.])(0?\.\d+)(?:\s*[-–]\s*(0?\.\d+))?(?![\d.])")
+
+
+def fractions_as_percent(text: str) -> str:
+    """A help text's fractions in the percent its field takes: "about 0.92-0.97" -> "about 92-97 %"."""
+
+    def replace(match: re.Match) -> str:
+        low, high = match.group(1), match.group(2)
+        shown = percent_text(float(low)) + (f"–{percent_text(float(high))}" if high else "")
+        return f"{shown} %"
+
+    return FRACTION_IN_TEXT.sub(replace, text)
+
+
+FRACTION_LIMIT = 1
+"""A unitless float bounded within ±1 is a share or a rate: the form shows it in percent."""
+
+
+def _mark_percent(editor_field: EditorField, info) -> None:
+    if info.unit == "%":
+        editor_field.percent = True
+    elif (
+        not info.unit
+        and info.maximum is not None
+        and info.maximum <= FRACTION_LIMIT
+        and (info.minimum is None or info.minimum >= -FRACTION_LIMIT)
+    ):
+        editor_field.percent = editor_field.fraction = True
+        editor_field.unit = "%"
+        editor_field.bounds = (info.minimum, info.maximum)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -378,25 +436,29 @@ def display_value(value: Any) -> str:
     return str(value)
 
 
-def convert_text(text: str, annotation: Any) -> Any:
-    """A posted string as the value the field's type expects, when it parses as one.
+def convert_text(text: str, annotation: Any, *, percent: bool = False, fraction: bool = False) -> Any:
+    """A posted string as the value the field's type expects.
 
-    Text that does not parse is kept as it is, so that the validator names the error exactly as
-    the API would.
+    Numbers may be typed as people write them ("1,024", "1 024", "8%" in a percent field); a
+    choice by its key or its words. Text a number field cannot read raises InputError, whose
+    message says how to write it; text of a text field is kept for the validator.
     """
     text = text.strip()
-    kinds, _ = scalar_kinds(annotation)
+    kinds, literals = scalar_kinds(annotation)
     if bool in kinds and text in ("true", "false", "on"):
         return text != "false"
-    if kinds & {int, float}:
+    for literal in literals:
+        if text == display_value(literal) or text.casefold() == choice_label(literal).casefold():
+            return literal
+    free_text = any(arg is str for arg in _union_args(annotation))
+    if kinds & {int, float} and not free_text:
         try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            return float(text)
-        except ValueError:
-            pass
+            return read_number(text, percent=percent, fraction=fraction)
+        except InputError as error:
+            if literals:
+                words = ", ".join(f"“{choice_label(value)}”" for value in literals)
+                raise InputError(f"{error} (or type {words})") from None
+            raise
     return text
 
 

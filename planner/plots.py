@@ -8,6 +8,7 @@ dashboard grows with the pipeline.
 from typing import Any
 
 from planner.solver.catalog import CatalogSnapshot
+from planner.words import words_of
 
 FONT = {
     "family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif",
@@ -71,7 +72,7 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
         )
     for category, value in by_category.items():
         ids.append(f"c:{category}")
-        labels.append(category.capitalize())
+        labels.append(words_of(category))
         parents.append("capex")
         values.append(value)
         colors.append(_color(category))

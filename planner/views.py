@@ -251,6 +251,7 @@ def _editor_page(
         "figures": key_figures(plan.to_dict()) if plan else [],
         "plan_warnings": plan.warnings if plan else (),
         "preview_failed": plan is None,
+        "refused": status == 400,
     }
     if errors:
         editor.assign_errors(errors)
@@ -292,11 +293,21 @@ def _editor(request, scenario):
                 yaml_errors=[str(item) for item in error.errors],
                 status=400,
             )
-    else:
+    input_errors: dict[str, list[str]] = {}
+    if yaml_text is None:
         try:
-            document = ScenarioEditor.document_from_post(request.POST, catalog)
+            document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
         except ScenarioError as error:
             return _unreadable_form(error)
+    if input_errors:
+        _, errors = _plan(document, catalog)
+        return _editor_page(
+            request,
+            ScenarioEditor(document, catalog, {**errors, **input_errors}),
+            scenario,
+            base_revision=_revision(request.POST),
+            status=400,
+        )
     try:
         if scenario is None:
             scenario = scenario_create(owner=request.user, document=document)
@@ -338,12 +349,13 @@ def _editor(request, scenario):
 def scenario_preview(request):
     """The key figures of the posted form, and every field's errors (out of band, so old ones clear)."""
     catalog = catalog_snapshot()
+    input_errors: dict[str, list[str]] = {}
     try:
-        document = ScenarioEditor.document_from_post(request.POST, catalog)
+        document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
     except ScenarioError as error:
         return _unreadable_form(error)
-    plan, errors = _plan(document, catalog)
-    editor = ScenarioEditor(document, catalog, errors)
+    plan, errors = _plan(document, catalog) if not input_errors else (None, {})
+    editor = ScenarioEditor(document, catalog, {**errors, **input_errors})
     context = {
         "editor": editor,
         "figures": key_figures(plan.to_dict()) if plan else [],
@@ -351,7 +363,12 @@ def scenario_preview(request):
         "preview_failed": plan is None,
         "oob": True,
     }
-    return render(request, "planner/inc/editor_preview.html", context)
+    response = render(request, "planner/inc/editor_preview.html", context)
+    if plan is None:
+        # The figures on the page stay those of the last input that planned; only the status
+        # line and the fields' errors (out of band) change.
+        response["HX-Reswap"] = "none"
+    return response
 
 
 # ---------------------------------------------------------------------------------------------

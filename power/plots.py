@@ -1,6 +1,7 @@
 """Figures of the power section of a plan: where the power goes, from the grid to each load."""
 
 from planner.plots import COLORS, base_layout
+from planner.words import words_of
 
 
 def power_flow_figure(plan: dict) -> dict | None:
@@ -23,13 +24,13 @@ def power_flow_figure(plan: dict) -> dict | None:
     colors = [COLORS["facility"], COLORS["compute"]]
     sources, targets, values = [0], [1], [it_kw]
     for name, value in overheads.items():
-        labels.append(name.replace("_", " ").capitalize())
+        labels.append(words_of(name))
         colors.append(COLORS.get(name, COLORS["cooling"] if "cool" in name else COLORS["power"]))
         sources.append(0)
         targets.append(len(labels) - 1)
         values.append(value)
     for name, value in it_parts.items():
-        labels.append(name.replace("_", " ").capitalize())
+        labels.append(words_of(name))
         colors.append(COLORS.get(name, COLORS["other"]))
         sources.append(1)
         targets.append(len(labels) - 1)

@@ -33,7 +33,6 @@ def post(document, **fields) -> QueryDict:
         ("256", int | None, 256),
         ("41.5", float, 41.5),
         ("4.0", int, 4.0),
-        ("lots", int, "lots"),
         ("auto", Literal["auto"] | float, "auto"),
         ("1.3", Literal["auto"] | float, 1.3),
         ("2", Literal["auto", 2, 3], 2),

@@ -153,11 +153,12 @@ def test_the_form_maps_errors_to_their_fields(ada_client):
     assert response.status_code == 400
     editor = response.context["editor"]
     by_path = {field.path: field.errors for field in editor.all_fields()}
-    assert by_path["compute.gpus"] == ["must be a positive whole number"]
+    lots = "“lots” is not a number: type digits, with thousands grouped by three if you like (1,024 or 1 024)"
+    assert by_path["compute.gpus"] == [lots]
     assert by_path["racks.usable_u"] == ["must be a positive whole number"]
     html = response.content.decode()
     assert (
-        'id="err-compute-gpus" class="field-errors" role="alert"><p>must be a positive whole number</p>'
+        'id="err-racks-usable-u" class="field-errors" role="alert"><p>must be a positive whole number</p>'
         in html
     )
     assert 'value="lots"' in html
@@ -178,9 +179,10 @@ def test_preview_returns_key_figures_and_clears_old_errors_out_of_band(ada_clien
     html = response.content.decode()
     assert 'data-key="gpus"' in html and "1,024" in html
     assert (
-        '<div id="err-compute-gpus" class="field-errors" role="alert" hx-swap-oob="true"></div>'
+        '<div id="err-compute-gpus" class="field-errors" hx-swap-oob="true"></div>'
         in html
     )
+    assert "HX-Reswap" not in response
 
 
 def test_preview_of_an_infeasible_design_marks_the_limiting_field(ada_client):
@@ -196,7 +198,10 @@ def test_preview_of_an_infeasible_design_marks_the_limiting_field(ada_client):
     response = ada_client.post(reverse("workspace:scenario-preview"), data)
     errors = {field.path: field.errors for field in response.context["editor"].all_fields()}
     assert "rack budget" in errors["racks.power_budget_kw"][0]
-    assert "No plan for this input" in response.content.decode()
+    html = response.content.decode()
+    assert "1 problem to fix before this scenario plans" in html
+    assert "the figures below are from the last input that planned" in html
+    assert response["HX-Reswap"] == "none", "the page keeps the last good figures"
 
 
 def test_keys_the_form_does_not_show_are_kept(ada_client, scenario, ada):
