@@ -117,3 +117,23 @@ def compare_figures(plans: list[dict | None]) -> list[tuple[str, str, list[Compa
             cells.append(ComparedCell(figure.text, change.replace("%", " %"), direction))
         rows.append((label, unit, cells))
     return rows
+
+
+STORED_FIGURES = ["gpus", "racks", "it_mw", "facility_mw", "capex_usd", "usd_per_gpu_hour"]
+"""The figures kept with each saved revision, for the scenario list (which never plans)."""
+
+
+def revision_figures(plan: dict | None, errors: int = 0) -> dict:
+    """What a revision keeps of its plan for the list: the system, the STORED_FIGURES the plan
+    has and its number of warnings; `{"planned": False, "errors": n}` for a revision that could
+    not be planned. Plain JSON, so that it can be stored as it is."""
+    if plan is None:
+        return {"planned": False, "errors": errors}
+    figures = {figure.key: figure.value for figure in key_figures(plan)}
+    stored = {key: figures[key] for key in STORED_FIGURES if key in figures}
+    stored.update(
+        planned=True,
+        system=_get(plan, "compute.system") or "",
+        warnings=len(plan.get("warnings") or ()),
+    )
+    return stored

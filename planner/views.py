@@ -20,13 +20,13 @@ from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,
     ScenarioImportForm,
-    ScenarioListForm,
     ScenarioRenameForm,
     parse_compared_ids,
 )
 from planner.key_figures import compare_figures, key_figures
 from planner.models import System
 from planner.replan import catalog_status, revision_replan
+from planner.scenario_listing import LIST_COLUMNS, scenario_list_page
 from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import (
@@ -72,13 +72,16 @@ def home(request):
 
 @login_required
 def scenario_list(request, import_form=None, status=200):
-    form = ScenarioListForm(request.GET or None)
-    scenarios = scenarios_of(owner=request.user)
-    if form.is_valid() and form.cleaned_data["q"]:
-        scenarios = scenarios.filter(name__icontains=form.cleaned_data["q"])
+    form, page, rows = scenario_list_page(owner=request.user, data=request.GET)
+    query = request.GET.copy()
+    query.pop("page", None)
     context = {
         "form": form,
-        "scenarios": scenarios.order_by(form.ordering(), "pk"),
+        "page": page,
+        "rows": rows,
+        "columns": LIST_COLUMNS,
+        "query": query.urlencode(),
+        "filtered": any(form.filters().values()),
         "import_form": import_form or ScenarioImportForm(),
         "max_compared": MAX_COMPARED,
     }
