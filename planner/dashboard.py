@@ -13,6 +13,7 @@ from typing import Any
 from fabric.plots import fabric_figures
 from planner import plots
 from planner.editor_fields import WORDS
+from planner.solver.warning_groups import WarningGroup, group_warnings
 from power.plots import power_flow_figure
 
 logger = logging.getLogger(__name__)
@@ -313,3 +314,23 @@ def _unit_overrides(racks_spec) -> dict[str, int]:
     """Rack units the scenario gives its management server instead of the catalog's."""
     units = getattr(racks_spec, "management_server_u", None)
     return {racks_spec.management_server: units} if units else {}
+
+
+@dataclass(frozen=True)
+class WarningLine:
+    group: WarningGroup
+    anchor: str
+    """The id of the section the warning is about on the page ("" when the page has none)."""
+    section_title: str
+
+
+def warning_lines(warnings, sections: list[SectionView]) -> list[WarningLine]:
+    """The plan's warnings grouped (planner.solver.warning_groups), each linked to its section."""
+    shown = {section.key: section for section in sections}
+    lines = []
+    for group in group_warnings(list(warnings or ())):
+        section = shown.get(group.section)
+        lines.append(
+            WarningLine(group, section.anchor if section else "", section.title if section else "")
+        )
+    return lines

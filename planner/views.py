@@ -404,7 +404,11 @@ def scenario_detail(request, pk):
         charts = dashboard.plan_figures(data, spec, catalog)
         sections = dashboard.plan_sections(data)
         dashboard.attach_charts(sections, charts)
-        context.update(charts=charts, sections=sections)
+        context.update(
+            charts=charts,
+            sections=sections,
+            warning_lines=dashboard.warning_lines(data.get("warnings"), sections),
+        )
     context["catalog"] = catalog_status(revision, context["plan"])
     return render(request, "planner/scenario_detail.html", context)
 
