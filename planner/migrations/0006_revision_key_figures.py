@@ -6,7 +6,11 @@ the figures are a cache of what the planner says of the revision, not data of th
 revision that this planner cannot read keeps an empty mapping, and the list fills it the first
 time it shows the scenario."""
 
+import logging
+
 from django.db import migrations, models
+
+logger = logging.getLogger(__name__)
 
 
 def forwards(apps, schema_editor):
@@ -25,7 +29,8 @@ def forwards(apps, schema_editor):
             else:
                 catalog = catalog_snapshot_from_rows(version.snapshot, version.digest)
             figures = document_key_figures(revision.document, catalog)
-        except Exception:  # noqa: BLE001 - a revision this code cannot plan is filled later
+        except Exception:  # a revision this code cannot plan: the list fills it later
+            logger.warning("revision %s: key figures left for the list to fill", revision.pk, exc_info=True)
             continue
         ScenarioRevision.objects.filter(pk=revision.pk).update(key_figures=figures)
 

@@ -1,5 +1,6 @@
 // Compare forms send the scenarios in the order they were ticked (the page order otherwise):
-// a form marked data-keep-order, and the checkboxes that belong to it, named "ids".
+// a form marked data-keep-order (its value: the ids already chosen, in order, comma-separated),
+// and the checkboxes that belong to it, named "ids".
 (function () {
   "use strict";
   document.querySelectorAll("form[data-keep-order]").forEach(function (form) {
@@ -9,7 +10,11 @@
         function (box) { return box.form === form; }
       );
     };
-    var ticked = boxes().filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
+    var checked = boxes().filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
+    var given = (form.getAttribute("data-keep-order") || "").split(",").filter(function (value) {
+      return checked.indexOf(value) >= 0;
+    });
+    var ticked = given.concat(checked.filter(function (value) { return given.indexOf(value) < 0; }));
     boxes().forEach(function (box) {
       box.addEventListener("change", function () {
         ticked = ticked.filter(function (value) { return value !== box.value; });
