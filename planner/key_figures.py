@@ -133,7 +133,7 @@ def _compared_cell(figure: KeyFigure | None, reference: KeyFigure | None, is_ref
     if is_reference or reference is None or figure.value == reference.value:
         return ComparedCell(figure.text)
     delta = figure.value - reference.value
-    change = f"{delta / reference.value:+.1%}" if reference.value else f"{delta:+,g}"
+    change = f"{delta / reference.value:+,.1%}" if reference.value else f"{delta:+,g}"
     if figure.lower_is_better is None:
         direction = "changed"
     else:
