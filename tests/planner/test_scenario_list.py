@@ -181,3 +181,25 @@ def test_compare_selected_sends_the_ticked_scenarios_to_the_comparison(ada_clien
     assert f'action="{reverse("workspace:scenario-compare")}" id="compare-form" data-keep-order' in html
     assert html.count('form="compare-form" name="ids"') == 2
     assert "Compare selected" in html
+
+
+def test_the_data_migration_fills_the_figures_of_existing_revisions(user):
+    """What 0006 does to revisions saved before they kept their figures: each is planned against
+    its own catalog version; one that cannot be planned says so."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("planner.migrations.0006_revision_key_figures")
+    scenario = scenario_create(owner=user, document=dict(SMALL))
+    scenario_update(scenario=scenario, document={**SMALL, "compute": {"system": "dgx-h100", "gpus": 128}},
+                    base_revision=1, author=user)
+    broken = scenario_create(owner=user, document=dict(AMD))
+    ScenarioRevision.objects.filter(scenario=broken).update(
+        document={**AMD, "compute": {"system": "gone-system", "gpus": 8}}
+    )
+    ScenarioRevision.objects.update(key_figures={})
+    migration.forwards(apps, None)
+    figures = dict(ScenarioRevision.objects.filter(scenario=scenario).values_list("number", "key_figures"))
+    assert (figures[1]["gpus"], figures[2]["gpus"]) == (64, 128)
+    assert broken.current_revision.key_figures == {"planned": False, "errors": 1}
