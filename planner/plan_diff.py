@@ -39,6 +39,14 @@ class FabricChange:
     old: Any = None
     new: Any = None
 
+    @property
+    def texts(self) -> tuple[str, str]:
+        """The old and new value as the page prints them (counts with thousands separators)."""
+        return tuple(  # type: ignore[return-value]
+            f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+            for value in (self.old, self.new)
+        )
+
 
 def _bom_key(line: dict) -> tuple:
     return line.get("category", ""), line.get("sku", ""), line.get("length_m")

@@ -346,9 +346,10 @@ def _axis_modes(values: list[list[float | None]], reference: list[float | None],
     ]
     suffix = f" {unit}" if unit else ""
     return {
-        "Linear": (values, {"type": "linear", "ticksuffix": "", "title.text": unit}),
-        "Log": (values, {"type": "log", "ticksuffix": "", "title.text": unit + " (log)"}),
-        "% of reference": (percent, {"type": "linear", "ticksuffix": " %", "title.text": ""}),
+        # A log axis ticks each power of ten only: its 2s and 5s crowd a small chart.
+        "Linear": (values, {"type": "linear", "dtick": None, "ticksuffix": "", "title.text": unit}),
+        "Log": (values, {"type": "log", "dtick": 1, "ticksuffix": "", "title.text": f"{unit} (log)".strip()}),
+        "% of reference": (percent, {"type": "linear", "dtick": None, "ticksuffix": " %", "title.text": ""}),
     }, suffix
 
 
@@ -401,6 +402,7 @@ def compare_figures(names: list[str], figures: list[dict[str, Any]], reference: 
             yaxis={
                 "gridcolor": "#eef2f6",
                 "type": modes[first][1]["type"],
+                "dtick": modes[first][1]["dtick"],
                 "title": {"text": modes[first][1]["title.text"]},
             },
             legend={"orientation": "h", "y": -0.2},

@@ -39,7 +39,7 @@ class CellText(HTMLParser):
 
     def handle_endtag(self, tag):
         if tag in ("td", "th") and self._cell is not None:
-            self.rows[-1].append(" ".join("".join(self._cell).split()))
+            self.rows[-1].append(" ".join(" ".join(self._cell).split()))
             self._cell = None
 
     def handle_data(self, data):
@@ -85,7 +85,9 @@ def test_the_list_shows_each_scenarios_figures_without_planning(ada_client, user
     response = ada_client.get(LIST)
     (row,) = table_rows(response)
     # checkbox, name, system, GPUs, racks, MW, capex, $/GPU-hour, warnings, revision, ...
-    assert row[1:5] == ["Small H100", "NVIDIA DGX H100", "64", str(plan["racks"]["total"])]
+    # The name's cell repeats the system, shown under the name on a phone.
+    assert row[1] == "Small H100 NVIDIA DGX H100"
+    assert row[2:5] == ["NVIDIA DGX H100", "64", str(plan["racks"]["total"])]
     assert row[5] == f"{plan['power']['facility_kw'] / 1000:,.2f}"
     assert row[6] == f"{plan['cost']['capex_usd'] / 1e6:,.1f} M"
     assert row[7] == f"{plan['cost']['usd_per_gpu_hour']:,.2f}"
