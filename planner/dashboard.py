@@ -323,6 +323,11 @@ class WarningLine:
     """The id of the section the warning is about on the page ("" when the page has none)."""
     section_title: str
 
+    @property
+    def text(self) -> str:
+        """The message, its ranges (3–17 m) never broken across lines (a word joiner)."""
+        return self.group.message.replace("–", "–\u2060")
+
 
 def warning_lines(warnings, sections: list[SectionView]) -> list[WarningLine]:
     """The plan's warnings grouped (planner.solver.warning_groups), each linked to its section."""

@@ -413,6 +413,7 @@ def scenario_detail(request, pk):
             sections=sections,
             warning_lines=dashboard.warning_lines(data.get("warnings"), sections),
         )
+        context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])
     return render(request, "planner/scenario_detail.html", context)
 

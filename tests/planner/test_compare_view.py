@@ -162,3 +162,9 @@ def test_warning_lines_count_near_identical_warnings(catalog):
     lines = dashboard.warning_lines(["The job is small.", *missing], sections)
     assert [(line.group.count, line.anchor) for line in lines] == [(15, "plan-fabrics"), (1, "plan-compute")]
     assert lines[0].section_title == "Fabrics"
+
+
+def test_a_range_in_a_grouped_warning_is_never_broken(catalog):
+    sections = dashboard.plan_sections(plan_document(EXAMPLE, catalog).to_dict())
+    (line,) = dashboard.warning_lines([f"The cables run {metres} m." for metres in (3, 17)], sections)
+    assert line.text == "The cables run 3–\u206017 m."
