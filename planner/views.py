@@ -13,10 +13,12 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
+from jobs.services import TooManyJobs
 from planner import dashboard, plots
 from planner.catalog import catalog_snapshot
 from planner.diff import document_changes
 from planner.editor import ScenarioEditor, document_as_yaml
+from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from planner.forms import (
     MAX_COMPARED,
@@ -363,8 +365,9 @@ def scenario_preview(request):
 # Dashboard, exports, history, comparison
 
 
-def _api_exports(scenario) -> list[tuple[str, str]]:
-    """Links to the API's exports of this scenario's plan, for the formats the API has."""
+def _api_exports(scenario, plan) -> list[tuple[str, str, bool]]:
+    """Links to the API's exports of this scenario's plan, for the formats the API has, each
+    with whether it runs as a background job (a button that starts it, not a download)."""
     links = []
     for export_format in API_EXPORT_FORMATS:
         if export_format == "json":
@@ -374,8 +377,29 @@ def _api_exports(scenario) -> list[tuple[str, str]]:
             resolve(url)
         except Resolver404:
             continue
-        links.append((url, EXPORT_LABELS.get(export_format, export_format.upper())))
+        label = EXPORT_LABELS.get(export_format, export_format.upper())
+        if export_runs_as_job(plan, export_format):
+            url = reverse("workspace:scenario-export-job", args=[scenario.pk, export_format])
+            label = f"{label}, {plan_cable_count(plan):,} cables: background job"
+            links.append((url, label, True))
+        else:
+            links.append((url, label, False))
     return links
+
+
+@login_required
+@require_POST
+def scenario_export_job(request, pk, export_format):
+    """Start (or find) the background job exporting this scenario's plan; show its progress."""
+    scenario = scenario_get(owner=request.user, pk=pk)
+    if export_format not in API_EXPORT_FORMATS:
+        raise Http404("no such export format")
+    try:
+        job = plan_export_job_enqueue(owner=request.user, export_format=export_format, scenario=scenario)
+    except TooManyJobs as error:
+        messages.error(request, str(error).capitalize() + ".")
+        return redirect("workspace:scenario-detail", pk=pk)
+    return redirect("jobs:job-detail", pk=job.pk)
 
 
 @login_required
@@ -403,7 +427,7 @@ def scenario_detail(request, pk):
         context.update(
             plan=data,
             figures=key_figures(data),
-            exports=_api_exports(scenario),
+            exports=_api_exports(scenario, plan),
         )
         charts = dashboard.plan_figures(data, spec, catalog)
         sections = dashboard.plan_sections(data)

@@ -27,5 +27,10 @@ urlpatterns = [
         views.scenario_document,
         name="scenario-document",
     ),
+    re_path(
+        r"^scenarios/(?P<pk>[0-9]+)/export\.(?P<export_format>[a-z]+)/job$",
+        views.scenario_export_job,
+        name="scenario-export-job",
+    ),
     path("compare/", views.scenario_compare, name="scenario-compare"),
 ]

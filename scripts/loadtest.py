@@ -309,7 +309,7 @@ class OwnServer:
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            # gunicorn (exec'd by scripts/run) stops its workers gracefully on TERM.
+            # scripts/run stops gunicorn (its workers gracefully) and the job worker on TERM.
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(timeout=40)

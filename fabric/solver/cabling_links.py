@@ -137,7 +137,9 @@ def measured_lengths_dm(cabling, lower: LinkEnds, upper: LinkEnds, assumed_m: fl
     known = np.minimum(lower.u, upper.u) > 0  # (a device's U is 0 where its rack is not known)
     if racks.positions and known.all():
         return length_dm, True
-    return np.where(known & racks.positions, length_dm, _decimetres_up(assumed_m)), racks.positions and known.any()
+    # A Python bool: the plan's JSON has no numpy types.
+    measured = bool(racks.positions and known.any())
+    return np.where(known & racks.positions, length_dm, _decimetres_up(assumed_m)), measured
 
 
 def _decimetres_up(length_m: float) -> int:

@@ -3,6 +3,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from fabric.api.views import CableViewSet, SwitchViewSet, TransceiverViewSet
+from jobs.api import JobViewSet
 from planner.api.views import (
     PlanExportView,
     PlanView,
@@ -18,6 +19,7 @@ app_name = "api"
 
 router = DefaultRouter()
 router.register("scenarios", ScenarioViewSet, basename="scenario")
+router.register("jobs", JobViewSet, basename="job")
 for prefix, viewset in [
     ("systems", SystemViewSet),
     ("servers", ServerViewSet),

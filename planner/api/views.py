@@ -1,5 +1,6 @@
 """Thin API views: validate the request, call a service, render the result."""
 
+from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
@@ -10,6 +11,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from jobs.api import JobSerializer, TooManyJobsError, job_accepted_response
+from jobs.services import TooManyJobs
 from planner.api.catalog import catalog_viewset
 from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
 from planner.api.schema import PLAN, document_body, document_examples, error_responses
@@ -20,6 +23,7 @@ from planner.api.serializers import (
     ScenarioSerializer,
     ScenarioUpdateSerializer,
 )
+from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from planner.exports import (
     EXPORT_FORMATS,
     EXPORTS,
@@ -38,7 +42,7 @@ from planner.services import (
     scenario_plan,
     scenario_update,
 )
-from planner.solver.errors import ScenarioError
+from planner.solver.errors import InfeasibleError, ScenarioError
 
 ERRORS_EXAMPLE = OpenApiExample(
     "Field errors",
@@ -72,7 +76,12 @@ class PlanView(APIView):
 EXPORT_DESCRIPTION = (
     f"Formats: {', '.join(EXPORT_FORMATS)} (json: the plan; csv: the bill of materials; xlsx: a "
     "workbook with the summary, BOM, every plan section and the inputs; cabling: the "
-    "point-to-point cabling plan as CSV, one row per cable, streamed). An unknown format is 400."
+    "point-to-point cabling plan as CSV, one row per cable, streamed). An unknown format is 400. "
+    "A cabling plan of more cables than the server streams in a few seconds "
+    f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
+    "background job instead: 202 with the job, whose `url` (also the Location header) gives its "
+    "progress and, once done, a `download_url` (the CSV, zipped). Heavy exports of posted "
+    "documents need a signed-in user (422 otherwise)."
 )
 EXPORT_FORMAT = OpenApiParameter(
     "export_format", str, OpenApiParameter.PATH, enum=EXPORT_FORMATS, description="The file format."
@@ -82,11 +91,15 @@ EXPORT_RESPONSES = {
         (200, content_type.split(";")[0]): PLAN if content_type == "application/json" else OpenApiTypes.BINARY
         for _, content_type, _ in (*EXPORTS.values(), *STREAMED_EXPORTS.values())
     },
-    **error_responses(400, 422),
+    202: JobSerializer,
+    **error_responses(400, 422, 429),
 }
 
 
-def export_response(plan, export_format: str) -> HttpResponse | StreamingHttpResponse:
+def export_response(request, plan, export_format: str, *, scenario=None, document=None):
+    """The export, streamed or whole; or, for a heavy one, the job that makes it (202)."""
+    if export_runs_as_job(plan, export_format):
+        return _export_job(request, plan, export_format, scenario=scenario, document=document)
     if export_format in STREAMED_EXPORTS:
         lines, content_type, suffix = plan_export_lines(plan, export_format)
         response = StreamingHttpResponse(lines, content_type=content_type)
@@ -96,6 +109,23 @@ def export_response(plan, export_format: str) -> HttpResponse | StreamingHttpRes
     filename = f"{slugify(plan.name) or 'plan'}.{suffix}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _export_job(request, plan, export_format, *, scenario, document):
+    if not request.user.is_authenticated:
+        raise InfeasibleError.at(
+            "format",
+            f"this {export_format} export has {plan_cable_count(plan):,} cables, more than the "
+            f"{settings.HEAVY_EXPORT_CABLES:,} exported while you wait: sign in (or send an API "
+            "token) and it runs as a background job",
+        )
+    try:
+        job = plan_export_job_enqueue(
+            owner=request.user, export_format=export_format, scenario=scenario, document=document
+        )
+    except TooManyJobs as error:
+        raise TooManyJobsError(str(error)) from None
+    return job_accepted_response(job, request)
 
 
 class PlanExportView(APIView):
@@ -108,7 +138,8 @@ class PlanExportView(APIView):
     @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT],
                    responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
-        return export_response(plan_document(request.data), export_format)
+        plan = plan_document(request.data)
+        return export_response(request, plan, export_format, document=request.data)
 
 
 class ScenarioExportView(APIView):
@@ -117,7 +148,7 @@ class ScenarioExportView(APIView):
     @extend_schema(parameters=[EXPORT_FORMAT], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
     def get(self, request, pk, export_format):
         scenario = scenario_get(owner=request.user, pk=pk)
-        return export_response(scenario_plan(scenario=scenario), export_format)
+        return export_response(request, scenario_plan(scenario=scenario), export_format, scenario=scenario)
 
 
 class ScenarioViewSet(viewsets.GenericViewSet):

@@ -12,9 +12,12 @@ naming the input that drove it.
 import math
 from dataclasses import replace
 
+from fabric.solver.endpoints import management_port_endpoints
+from fabric.solver.fabric import plan_fabrics
 from planner.solver.catalog import CatalogSnapshot
-from planner.solver.compute import size_compute
+from planner.solver.compute import ComputeResult, size_compute
 from planner.solver.errors import InfeasibleError
+from planner.solver.management import server_groups
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
 from planner.solver.workload import (
@@ -25,13 +28,36 @@ from planner.solver.workload import (
     gpus_for_days,
     training_flops,
 )
+from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
-from storage.solver.tiers import size_storage
+from storage.solver.tiers import (
+    StorageResult,
+    size_storage,
+    storage_endpoint_groups,
+    storage_system_counts,
+)
 
 MAX_PLAN_GPUS = MAX_GPUS
 """GPUs of one plan, spares included: ten times the largest clusters announced."""
 MAX_STORAGE_SYSTEMS = 100_000
 """Storage systems of one plan, all tiers: the largest count a tier may be given by hand."""
+MAX_PLAN_CABLES = 5_000_000
+"""Cables of one plan, every fabric and plane, as the fabrics are first planned: to the systems,
+storage systems, fabric managers, servers and switches. The rack PDUs' management cables, known
+once racks are packed, come on top (one per PDU: 3 % more at a million GPUs). A million GPUs on
+every fabric have 3.5 to 4.9 million (DGX B300 on a fat tree, a dragonfly, rail-only). Counting
+and placing them for the bill of materials is the plan's one cost that grows with its size: at
+this limit a plan takes about a CPU second and 60 to 110 MB (scripts/benchmark_limits.py),
+where 16 planes of 10 million GPUs took minutes and 9 GB."""
+
+MAX_PLAN_RACKS = 2_000_000
+"""Compute racks of one plan: those of 10 million GPUs at one 8-GPU system a rack, and more.
+10 million racks (one 1-GPU system a rack) take 2 CPU seconds and 180 MB to plan."""
+MAX_PLAN_ROWS = 50_000
+"""Rows of compute racks on the floor: the plan describes each row (about 100 bytes of JSON), so
+2 million racks one a row made a 200 MB plan and a dashboard of 2.4 GB and 24 s. A million GPUs
+fill 2,500 rows of 16 racks, 10 million at two 8-GPU systems a rack 39,000; at this limit the
+plan's rows are 5 MB."""
 
 
 def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
@@ -66,12 +92,80 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
             f"{(nodes + compute_spec.spare_nodes) * system.gpus:,} GPUs, more than the "
             f"{MAX_PLAN_GPUS:,} a plan may have",
         )
-    _check_storage(scenario, catalog, size_compute(compute_spec, system), system)
+    compute = size_compute(compute_spec, system)
+    storage = _check_storage(scenario, catalog, compute, system)
+    _check_racks(scenario, catalog, compute, system)
+    _check_cables(scenario, catalog, compute, storage, system)
 
 
-def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> None:
-    if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
+def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, system) -> None:
+    try:
+        packed = pack_compute_racks(compute.total_nodes, system, scenario.racks, catalog.cooling_types)
+    except InfeasibleError:
+        return  # no system fits a rack: the pipeline says why, in its order
+    if packed.compute > MAX_PLAN_RACKS:
+        raise InfeasibleError.at(
+            packed.limited_by,
+            f"{compute.total_nodes:,} systems at {packed.nodes_per_rack} a rack ({packed.limited_by} "
+            f"allows no more) fill {packed.compute:,} racks, more than the {MAX_PLAN_RACKS:,} a plan "
+            "may have: put more systems in a rack, or plan fewer",
+        )
+    rows = -(-packed.compute // scenario.racks.racks_per_row)
+    if rows > MAX_PLAN_ROWS:
+        raise InfeasibleError.at(
+            "racks.racks_per_row",
+            f"{packed.compute:,} compute racks at {scenario.racks.racks_per_row} a row fill {rows:,} "
+            f"rows, more than the {MAX_PLAN_ROWS:,} a plan may have: put more racks in a row",
+        )
+
+
+def _check_cables(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, storage: StorageResult | None,
+    system,
+) -> None:
+    """The fabrics planned as the pipeline first plans them (their counts are closed-form, a
+    millisecond at any size), before any cable is placed or any rack packed."""
+    specs = {name: getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")}
+    if all(spec is None for spec in specs.values()):
         return
+    nodes_per_rack = None
+    if any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in specs.values()):
+        nodes_per_rack = pack_compute_racks(
+            compute.total_nodes, system, scenario.racks, catalog.cooling_types
+        ).nodes_per_rack
+    servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
+    endpoints = {
+        "storage": storage_endpoint_groups(storage),
+        "oob": management_port_endpoints({}, servers, storage_system_counts(storage)),
+    }
+    fabrics = plan_fabrics(scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, endpoints)
+    cables = {name: sum(link.count for link in fabric.links) for name, fabric in fabrics.items()}
+    total = sum(cables.values())
+    if total <= MAX_PLAN_CABLES:
+        return
+    largest = max(cables, key=cables.__getitem__)
+    planes = specs[largest].planes
+    field = f"fabrics.{largest}.planes" if planes > 1 else _size_field(scenario)
+    raise InfeasibleError.at(
+        field,
+        f"the fabrics would have {total:,} cables ({cables[largest]:,} in the {largest} fabric"
+        f"{f' of {planes} planes' if planes > 1 else ''}), more than the {MAX_PLAN_CABLES:,} a plan "
+        "may have: plan fewer systems or planes, or raise the oversubscription",
+    )
+
+
+def _size_field(scenario: ScenarioSpec) -> str:
+    """The input that set the systems' count."""
+    if scenario.workload is not None and scenario.workload.days is not None:
+        return "workload.days"
+    return "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
+
+
+def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> StorageResult | None:
+    """The storage the plan will size (None without a workload, reliability or storage
+    section), or InfeasibleError when it passes MAX_STORAGE_SYSTEMS."""
+    if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
+        return None
     storage = scenario.storage
     reliability = scenario.reliability or ReliabilitySpec()
     target_s = checkpoint_write_target_s(
@@ -94,7 +188,7 @@ def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, sy
         )
         raise InfeasibleError.at(field, "needs unboundedly many storage systems") from None
     if sized.systems <= MAX_STORAGE_SYSTEMS:
-        return
+        return sized
     tier_index, tier = max(enumerate(sized.tiers), key=lambda item: item[1].systems)
     raise InfeasibleError.at(
         _storage_driver(storage, tier_index, tier),
