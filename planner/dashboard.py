@@ -14,6 +14,7 @@ from typing import Any
 from fabric.plots import fabric_figures
 from planner import plots
 from planner.solver.scenario import ScenarioSpec
+from planner.solver.warning_groups import WarningGroup, group_warnings
 from planner.words import PHRASES, choice_label, is_key, words_of
 from power.plots import power_flow_figure
 
@@ -342,3 +343,28 @@ def _unit_overrides(racks_spec) -> dict[str, int]:
     """Rack units the scenario gives its management server instead of the catalog's."""
     units = getattr(racks_spec, "management_server_u", None)
     return {racks_spec.management_server: units} if units else {}
+
+
+@dataclass(frozen=True)
+class WarningLine:
+    group: WarningGroup
+    anchor: str
+    """The id of the section the warning is about on the page ("" when the page has none)."""
+    section_title: str
+
+    @property
+    def text(self) -> str:
+        """The message, its ranges (3–17 m) never broken across lines (a word joiner)."""
+        return self.group.message.replace("–", "–\u2060")
+
+
+def warning_lines(warnings, sections: list[SectionView]) -> list[WarningLine]:
+    """The plan's warnings grouped (planner.solver.warning_groups), each linked to its section."""
+    shown = {section.key: section for section in sections}
+    lines = []
+    for group in group_warnings(list(warnings or ())):
+        section = shown.get(group.section)
+        lines.append(
+            WarningLine(group, section.anchor if section else "", section.title if section else "")
+        )
+    return lines

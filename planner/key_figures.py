@@ -80,40 +80,123 @@ def key_figures(plan: dict) -> list[KeyFigure]:
     return figures
 
 
+RATIOS: list[tuple[str, str, str, int, bool | None, str, str, float]] = [
+    # (key, label, unit, decimals, lower_is_better, numerator, denominator, scale): figures that
+    # put a 128-GPU pilot and a 10,000-GPU cluster on the same footing.
+    ("capex_per_gpu_usd", "Capex per GPU", "USD", 0, True, "capex_usd", "gpus", 1),
+    ("tco_per_gpu_usd", "TCO per GPU", "USD", 0, True, "tco_usd", "gpus", 1),
+    ("it_kw_per_gpu", "IT power per GPU", "kW", 2, None, "it_mw", "gpus", KW_PER_MW),
+    ("racks_per_1000_gpus", "Racks per 1,000 GPUs", "", 1, True, "racks", "gpus", 1000),
+    ("switches_per_1000_gpus", "Switches per 1,000 GPUs", "", 1, True, "switches", "gpus", 1000),
+    ("optics_per_gpu", "Optics per GPU", "", 2, True, "optics", "gpus", 1),
+    ("gpus_per_facility_mw", "GPUs per facility MW", "", 0, False, "gpus", "facility_mw", 1),
+    ("capex_per_it_mw_usd", "Capex per IT MW", "USD", 0, True, "capex_usd", "it_mw", 1),
+    ("tco_per_it_mw_usd", "TCO per IT MW", "USD", 0, True, "tco_usd", "it_mw", 1),
+]
+PER_GPU_RATIOS = [key for key, *_, denominator, _ in RATIOS if denominator == "gpus"]
+
+
+def ratio_figures(figures: list[KeyFigure]) -> list[KeyFigure]:
+    """The RATIOS of a plan's key figures (those whose numerator and denominator it has, the
+    denominator not zero)."""
+    values = {figure.key: figure.value for figure in figures}
+    ratios = []
+    for key, label, unit, decimals, lower_is_better, numerator, denominator, scale in RATIOS:
+        if values.get(numerator) is None or not values.get(denominator):
+            continue
+        value = values[numerator] / values[denominator] * scale
+        ratios.append(KeyFigure(key, label, value, unit, decimals, lower_is_better))
+    return ratios
+
+
+def compared_figures(plan: dict | None) -> dict[str, KeyFigure]:
+    """A plan's key figures and their ratios by key ({} for no plan)."""
+    if not plan:
+        return {}
+    figures = key_figures(plan)
+    return {figure.key: figure for figure in [*figures, *ratio_figures(figures)]}
+
+
 @dataclass(frozen=True)
 class ComparedCell:
     text: str
     change: str = ""
-    """The difference to the first scenario, e.g. "+12.5 %"; empty for the first or no change."""
+    """The difference to the reference scenario, e.g. "+12.5 %"; empty for the reference or no
+    change."""
     direction: str = ""
     """"better", "worse" or "changed" (for figures that are neither)."""
 
 
-def compare_figures(plans: list[dict | None]) -> list[tuple[str, str, list[ComparedCell]]]:
-    """Rows of (label, unit, one cell per plan) for every figure at least one plan has."""
-    figures = [
-        {figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans
-    ]
-    rows = []
-    for key, label, unit, _, _, _ in FIGURES:
-        if not any(key in by_key for by_key in figures):
-            continue
-        first = figures[0].get(key) if figures else None
-        cells = []
-        for index, by_key in enumerate(figures):
-            figure = by_key.get(key)
-            if figure is None:
-                cells.append(ComparedCell("—"))
+def _compared_cell(figure: KeyFigure | None, reference: KeyFigure | None, is_reference: bool) -> ComparedCell:
+    if figure is None:
+        return ComparedCell("—")
+    if is_reference or reference is None or figure.value == reference.value:
+        return ComparedCell(figure.text)
+    delta = figure.value - reference.value
+    change = f"{delta / reference.value:+,.1%}" if reference.value else f"{delta:+,g}"
+    if figure.lower_is_better is None:
+        direction = "changed"
+    else:
+        direction = "better" if (delta < 0) == figure.lower_is_better else "worse"
+    return ComparedCell(figure.text, change.replace("%", " %"), direction)
+
+
+COMPARE_GROUPS = [
+    ("Totals", [key for key, *_ in FIGURES]),
+    ("Per GPU", PER_GPU_RATIOS),
+    ("Per MW", [key for key, *_ in RATIOS if key not in PER_GPU_RATIOS]),
+]
+"""The comparison's rows, in groups: the figures that grow with the cluster, then per GPU and
+per MW, which do not."""
+
+
+def compare_groups(
+    plans: list[dict | None], reference: int = 0
+) -> list[tuple[str, list[tuple[str, str, list[ComparedCell]]]]]:
+    """(group title, rows) of the comparison, each row (label, unit, one cell per plan), with
+    the change of each plan's figure to that of plan number `reference`. A figure no plan has is
+    left out, and so is a group without figures."""
+    figures = [compared_figures(plan) for plan in plans]
+    groups = []
+    for title, keys in COMPARE_GROUPS:
+        rows = []
+        for key in keys:
+            if not any(key in by_key for by_key in figures):
                 continue
-            if index == 0 or first is None or figure.value == first.value:
-                cells.append(ComparedCell(figure.text))
-                continue
-            delta = figure.value - first.value
-            change = f"{delta / first.value:+.1%}" if first.value else f"{delta:+,g}"
-            if figure.lower_is_better is None:
-                direction = "changed"
-            else:
-                direction = "better" if (delta < 0) == figure.lower_is_better else "worse"
-            cells.append(ComparedCell(figure.text, change.replace("%", " %"), direction))
-        rows.append((label, unit, cells))
-    return rows
+            any_figure = next(by_key[key] for by_key in figures if key in by_key)
+            reference_figure = figures[reference].get(key) if figures else None
+            cells = [
+                _compared_cell(by_key.get(key), reference_figure, index == reference)
+                for index, by_key in enumerate(figures)
+            ]
+            rows.append((any_figure.label, any_figure.unit, cells))
+        if rows:
+            groups.append((title, rows))
+    return groups
+
+
+def compare_figures(
+    plans: list[dict | None], reference: int = 0
+) -> list[tuple[str, str, list[ComparedCell]]]:
+    """Every row of `compare_groups`, one list."""
+    return [row for _, rows in compare_groups(plans, reference) for row in rows]
+
+
+STORED_FIGURES = ["gpus", "racks", "it_mw", "facility_mw", "capex_usd", "usd_per_gpu_hour"]
+"""The figures kept with each saved revision, for the scenario list (which never plans)."""
+
+
+def revision_figures(plan: dict | None, errors: int = 0) -> dict:
+    """What a revision keeps of its plan for the list: the system, the STORED_FIGURES the plan
+    has and its number of warnings; `{"planned": False, "errors": n}` for a revision that could
+    not be planned. Plain JSON, so that it can be stored as it is."""
+    if plan is None:
+        return {"planned": False, "errors": errors}
+    figures = {figure.key: figure.value for figure in key_figures(plan)}
+    stored = {key: figures[key] for key in STORED_FIGURES if key in figures}
+    stored.update(
+        planned=True,
+        system=_get(plan, "compute.system") or "",
+        warnings=len(plan.get("warnings") or ()),
+    )
+    return stored

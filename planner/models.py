@@ -71,6 +71,12 @@ class ScenarioRevision(models.Model):
         related_name="revisions",
         help_text="The catalog the revision is planned against (null: today's).",
     )
+    key_figures = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the scenario list shows of the plan (planner.key_figures.revision_figures), "
+        "kept when the revision is saved; empty until it is computed.",
+    )
 
     class Meta:
         ordering = ["scenario", "-number"]

@@ -325,14 +325,39 @@ def cost_over_years_figure(plan: dict) -> dict | None:
 
 
 COMPARE_GROUPS = [
-    ("Counts", ["nodes", "racks", "switches"], ""),
+    ("Counts", ["gpus", "nodes", "racks", "switches"], ""),
     ("Power", ["it_mw", "facility_mw"], "MW"),
     ("Cost", ["capex_usd", "tco_usd"], "USD"),
+    ("Cost per GPU", ["capex_per_gpu_usd", "tco_per_gpu_usd"], "USD"),
 ]
+LOG_SPREAD = 10
+"""Bars whose largest value is this many times their smallest start on a log axis, so that a
+128-GPU pilot stays visible beside a 10,000-GPU cluster."""
 
 
-def compare_figures(names: list[str], figures: list[dict[str, Any]]) -> list[dict]:
-    """Grouped bar charts of the key figures of several scenarios (one trace per scenario).
+def _axis_modes(values: list[list[float | None]], reference: list[float | None], unit: str) -> dict:
+    """The y values and axis of each way to read a comparison chart: the values on a linear or
+    a log axis, or each as a percentage of the reference scenario's value."""
+    percent = [
+        [
+            None if value is None or not base else value / base * 100
+            for value, base in zip(trace, reference)
+        ]
+        for trace in values
+    ]
+    suffix = f" {unit}" if unit else ""
+    return {
+        # A log axis ticks each power of ten only: its 2s and 5s crowd a small chart.
+        "Linear": (values, {"type": "linear", "dtick": None, "ticksuffix": "", "title.text": unit}),
+        "Log": (values, {"type": "log", "dtick": 1, "ticksuffix": "", "title.text": f"{unit} (log)".strip()}),
+        "% of reference": (percent, {"type": "linear", "dtick": None, "ticksuffix": " %", "title.text": ""}),
+    }, suffix
+
+
+def compare_figures(names: list[str], figures: list[dict[str, Any]], reference: int = 0) -> list[dict]:
+    """Grouped bar charts of the key figures of several scenarios (one trace per scenario),
+    with buttons to read them on a linear or log axis or as percentages of scenario number
+    `reference`; a log axis first when the values span LOG_SPREAD times or more.
 
     `figures`: for each scenario, its KeyFigure objects by key.
     """
@@ -346,26 +371,57 @@ def compare_figures(names: list[str], figures: list[dict[str, Any]]) -> list[dic
             for key in keys:
                 if key in by_key:
                     labels[key] = by_key[key].label
+        values = [[by_key[key].value if key in by_key else None for key in keys] for by_key in figures]
+        modes, suffix = _axis_modes(values, values[reference], unit)
+        positive = [value for trace in values for value in trace if value and value > 0]
+        first = "Log" if positive and max(positive) >= LOG_SPREAD * min(positive) else "Linear"
         data = []
-        for index, (name, by_key) in enumerate(zip(names, figures)):
+        for index, name in enumerate(names):
             data.append(
                 {
                     "type": "bar",
-                    "name": name,
+                    "name": name + (" (reference)" if index == reference else ""),
                     "x": [labels[key] for key in keys],
-                    "y": [by_key[key].value if key in by_key else None for key in keys],
+                    "y": modes[first][0][index],
+                    "customdata": values[index],
                     "marker": {"color": PALETTE[index % len(PALETTE)]},
-                    "hovertemplate": "%{x}: %{y:,.4~s}"
-                    + (f" {unit}" if unit else "")
-                    + "<extra>%{fullData.name}</extra>",
+                    "hovertemplate": "%{x}: %{customdata:,.4~s}" + suffix + "<extra>%{fullData.name}</extra>",
                 }
             )
+        buttons = [
+            {
+                "label": label,
+                "method": "update",
+                "args": [{"y": ys}, {f"yaxis.{name}": value for name, value in axis.items()}],
+            }
+            for label, (ys, axis) in modes.items()
+        ]
         layout = base_layout(
-            title=title + (f" ({unit})" if unit else ""),
-            height=320,
+            title=title,
+            height=340,
             barmode="group",
-            yaxis={"gridcolor": "#eef2f6"},
-            legend={"orientation": "h", "y": -0.15},
+            yaxis={
+                "gridcolor": "#eef2f6",
+                "type": modes[first][1]["type"],
+                "dtick": modes[first][1]["dtick"],
+                "title": {"text": modes[first][1]["title.text"]},
+            },
+            legend={"orientation": "h", "y": -0.2},
+            updatemenus=[
+                {
+                    "type": "buttons",
+                    "direction": "right",
+                    "x": 1,
+                    "xanchor": "right",
+                    "y": 1.18,
+                    "yanchor": "top",
+                    "showactive": True,
+                    "active": list(modes).index(first),
+                    "pad": {"r": 0, "t": 0},
+                    "font": {"size": 11},
+                    "buttons": buttons,
+                }
+            ],
         )
         charts.append({"data": data, "layout": layout})
     return charts

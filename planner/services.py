@@ -6,10 +6,12 @@ from django.utils import timezone
 
 from planner.catalog import catalog_rows, catalog_snapshot, catalog_snapshot_from_rows
 from planner.catalog_versions import FOUND_ON_SAVE, catalog_version_record, catalog_version_snapshot
+from planner.key_figures import revision_figures
 from planner.models import CatalogVersion, Scenario, ScenarioRevision
 from planner.selectors import revision_current
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.documents import check_document_shape
+from planner.solver.errors import ScenarioError
 from planner.solver.limits import check_work_limits
 from planner.solver.pipeline import plan_scenario, validate_scenario
 from planner.solver.plan import Plan
@@ -66,13 +68,37 @@ def revision_catalog(revision: ScenarioRevision) -> CatalogSnapshot:
     return catalog_version_snapshot(revision.catalog_version)
 
 
+def document_key_figures(document, catalog: CatalogSnapshot) -> dict:
+    """The figures the scenario list shows of a document's plan (planner.key_figures)."""
+    try:
+        plan = plan_document(document, catalog)
+    except ScenarioError as error:
+        return revision_figures(None, errors=error.count)
+    return revision_figures(plan.to_dict())
+
+
+def revision_key_figures_fill(revisions) -> None:
+    """Plan and store the key figures of the revisions that have none yet (saved before they
+    were kept, or restored from a backup), so that each is planned once, not on every view."""
+    for revision in revisions:
+        if revision.key_figures:
+            continue
+        revision.key_figures = document_key_figures(revision.document, revision_catalog(revision))
+        ScenarioRevision.objects.filter(pk=revision.pk).update(key_figures=revision.key_figures)
+
+
 @transaction.atomic
 def scenario_create(*, owner, document: dict) -> Scenario:
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
     scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
     ScenarioRevision.objects.create(
-        scenario=scenario, number=1, document=document, author=owner, catalog_version=version
+        scenario=scenario,
+        number=1,
+        document=document,
+        author=owner,
+        catalog_version=version,
+        key_figures=document_key_figures(document, catalog),
     )
     return scenario
 
@@ -95,6 +121,7 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
         document=document,
         author=author,
         catalog_version=version,
+        key_figures=document_key_figures(document, catalog),
     )
     scenario.refresh_from_db()
     return scenario

@@ -2,6 +2,8 @@
 services and templates; the editor's form logic lives in forms.py, figures in plots.py."""
 
 import json
+from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,13 +24,14 @@ from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,
     ScenarioImportForm,
-    ScenarioListForm,
     ScenarioRenameForm,
     parse_compared_ids,
 )
-from planner.key_figures import compare_figures, key_figures
+from planner.key_figures import compare_groups, compared_figures, key_figures
 from planner.models import System
+from planner.plan_diff import bom_changes, fabric_changes
 from planner.replan import catalog_status, revision_replan
+from planner.scenario_listing import LIST_COLUMNS, scenario_list_page
 from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import (
@@ -74,13 +77,17 @@ def home(request):
 
 @login_required
 def scenario_list(request, import_form=None, status=200):
-    form = ScenarioListForm(request.GET or None)
-    scenarios = scenarios_of(owner=request.user)
-    if form.is_valid() and form.cleaned_data["q"]:
-        scenarios = scenarios.filter(name__icontains=form.cleaned_data["q"])
+    form, page, rows = scenario_list_page(owner=request.user, data=request.GET)
+    query = request.GET.copy()
+    query.pop("page", None)
     context = {
         "form": form,
-        "scenarios": scenarios.order_by(form.ordering(), "pk"),
+        "page": page,
+        "scenarios": [row.scenario for row in rows],
+        "rows": rows,
+        "columns": LIST_COLUMNS,
+        "query": query.urlencode(),
+        "filtered": any(form.filters().values()),
         "import_form": import_form or ScenarioImportForm(),
         "max_compared": MAX_COMPARED,
     }
@@ -442,7 +449,12 @@ def scenario_detail(request, pk):
         charts = dashboard.plan_figures(data, spec, catalog)
         sections = dashboard.plan_sections(data)
         dashboard.attach_charts(sections, charts)
-        context.update(charts=charts, sections=sections)
+        context.update(
+            charts=charts,
+            sections=sections,
+            warning_lines=dashboard.warning_lines(data.get("warnings"), sections),
+        )
+        context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])
     return render(request, "planner/scenario_detail.html", context)
 
@@ -556,18 +568,53 @@ def scenario_restore(request, pk, number):
     return redirect("workspace:scenario-history", pk=pk)
 
 
+MAX_BOM_CHANGES_SHOWN = 80
+"""BOM changes listed per scenario (cables of every length can make hundreds); the rest are
+counted."""
+
+
+@dataclass(frozen=True)
+class ComparedDiff:
+    """What one scenario changes in the reference's BOM and fabrics."""
+
+    scenario: object
+    bom: list
+    bom_hidden: int
+    fabrics: list
+
+
+def _compare_url(ids: list[int], reference: int | None = None) -> str:
+    query = [("ids", pk) for pk in ids] + ([("ref", reference)] if reference else [])
+    return reverse("workspace:scenario-compare") + "?" + urlencode(query)
+
+
+def _reference_index(value, ids: list[int]) -> int:
+    """The position among `ids` of the scenario the query names as reference (the first one
+    when it names none of them)."""
+    try:
+        return ids.index(int(value))
+    except (TypeError, ValueError):
+        return 0
+
+
 @login_required
 def scenario_compare(request):
+    """Scenarios side by side in the order given; differences are to the reference (`ref`, by
+    default the first)."""
     ids = parse_compared_ids(request.GET.getlist("ids"))
     too_many = len(ids) > MAX_COMPARED
     chosen = [scenario_get(owner=request.user, pk=pk) for pk in ids[:MAX_COMPARED]]
+    chosen_ids = [scenario.pk for scenario in chosen]
+    reference = _reference_index(request.GET.get("ref"), chosen_ids)
     context = {
         "chosen": chosen,
         "choices": scenarios_of(owner=request.user).order_by("name", "pk"),
-        "chosen_ids": [scenario.pk for scenario in chosen],
+        "chosen_ids": chosen_ids,
         "too_many": too_many,
         "min_compared": MIN_COMPARED,
         "max_compared": MAX_COMPARED,
+        "reference": reference,
+        "reference_scenario": chosen[reference] if chosen else None,
     }
     if len(chosen) >= MIN_COMPARED:
         plans, failures = [], []
@@ -575,21 +622,35 @@ def scenario_compare(request):
             plan, errors = _saved_plan(scenario)
             plans.append(plan.to_dict() if plan else None)
             failures.append(errors)
-        by_key = [
-            {figure.key: figure for figure in key_figures(plan)} if plan else {} for plan in plans
-        ]
-        charts = plots.compare_figures([scenario.name for scenario in chosen], by_key)
+        by_key = [compared_figures(plan) for plan in plans]
+        charts = plots.compare_figures([scenario.name for scenario in chosen], by_key, reference)
+        diffs = []
+        for index, (scenario, plan) in enumerate(zip(chosen, plans)):
+            if index == reference or plan is None or plans[reference] is None:
+                continue
+            bom = bom_changes(plans[reference], plan)
+            diffs.append(
+                ComparedDiff(
+                    scenario,
+                    bom[:MAX_BOM_CHANGES_SHOWN],
+                    max(0, len(bom) - MAX_BOM_CHANGES_SHOWN),
+                    fabric_changes(plans[reference], plan),
+                )
+            )
         context.update(
-            rows=compare_figures(plans),
+            groups=compare_groups(plans, reference),
+            columns=[
+                (scenario, index == reference, _compare_url(chosen_ids, scenario.pk))
+                for index, scenario in enumerate(chosen)
+            ],
             failures=failures,
+            diffs=diffs,
             charts=charts,
             chart_map={
                 f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)
             },
             share_url=request.build_absolute_uri(
-                reverse("workspace:scenario-compare")
-                + "?"
-                + "&".join(f"ids={pk}" for pk in context["chosen_ids"])
+                _compare_url(chosen_ids, chosen_ids[reference] if reference else None)
             ),
         )
     return render(request, "planner/scenario_compare.html", context)

@@ -33,9 +33,10 @@ from planner.exports import (
 )
 from planner.models import Scenario, Server, System
 from planner.security import AnonymousPlanThrottle
-from planner.selectors import scenario_get, scenario_list
+from planner.selectors import revisions_for_list, scenario_get, scenario_list
 from planner.services import (
     plan_document,
+    revision_key_figures_fill,
     scenario_create,
     scenario_delete,
     scenario_plan,
@@ -165,7 +166,10 @@ class ScenarioViewSet(viewsets.GenericViewSet):
 
     def list(self, request):
         page = self.paginate_queryset(self.get_queryset())
-        serializer = ScenarioSerializer(page, many=True, context={"request": request})
+        revisions = revisions_for_list(page)
+        revision_key_figures_fill(revisions.values())
+        key_figures = {pk: revision.key_figures for pk, revision in revisions.items()}
+        serializer = ScenarioSerializer(page, many=True, context={"request": request, "key_figures": key_figures})
         return self.get_paginated_response(serializer.data)
 
     @extend_schema(request=ScenarioCreateSerializer, responses={201: ScenarioDetailSerializer})

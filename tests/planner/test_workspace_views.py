@@ -410,7 +410,9 @@ def test_compare_highlights_differences_to_the_first(ada_client, ada, scenario):
     )
     url = reverse("workspace:scenario-compare") + f"?ids={scenario.pk}&ids={bigger.pk}"
     response = ada_client.get(url)
-    rows = {label: cells for label, unit, cells in response.context["rows"]}
+    rows = {
+        label: cells for _, group in response.context["groups"] for label, unit, cells in group
+    }
     assert [cell.text for cell in rows["GPUs"]] == ["64", "128"]
     assert rows["GPUs"][1].change == "+100.0 %"
     assert rows["Nodes"][1].direction == "changed"
