@@ -15,6 +15,7 @@ Both are JSON Schema draft 2020-12, the dialect of OpenAPI 3.1. `ref_prefix` say
 definitions live: `#/$defs/` in a standalone schema, `#/components/schemas/` in the API's.
 """
 
+from abc import ABC, abstractmethod
 import dataclasses
 import functools
 import types
@@ -68,7 +69,7 @@ def _standalone(root: str, title: str, definitions: dict[str, dict]) -> dict:
     return {"$schema": DIALECT, "title": title, "$ref": STANDALONE_PREFIX + root, "$defs": definitions}
 
 
-class _Writer:
+class _Writer(ABC):
     """Definitions of dataclasses, each written once and referred to by name."""
 
     root: type
@@ -96,8 +97,9 @@ class _Writer:
             name = cls.__module__.split(".")[0].title() + name
         return name
 
+    @abstractmethod
     def object_schema(self, cls: type) -> dict:
-        raise NotImplementedError
+        """The schema of a dataclass: the document's sections or the plan's results."""
 
     list_item_bounds: FieldInfo | None = None
 
