@@ -89,6 +89,13 @@ class CableChunk:
     def __len__(self) -> int:
         return len(self.length_dm)
 
+    def lengths(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lengths that occur [dm], shortest first, and how many links have each: what a
+        cable is follows from its length, so counting tallies lengths only."""
+        tally = np.bincount(self.length_dm)
+        length_dm = np.flatnonzero(tally)
+        return length_dm, tally[length_dm]
+
     @cached_property
     def choice(self) -> np.ndarray:
         """Index into the segment's choices."""
@@ -332,10 +339,7 @@ def _count_segment(
     missing_cable = missing_module = links_total = 0
     measured, length_sum_dm, longest_dm = False, 0, 0
     for chunk in cables.chunks(chunk_links):
-        # Everything a cable is follows from its length: one count over lengths.
-        tally = np.bincount(chunk.length_dm)
-        length_dm = np.flatnonzero(tally)
-        cables_of_length = tally[length_dm]
+        length_dm, cables_of_length = chunk.lengths()
         table = cables.by_length
         for end, side in ((chunk.lower, "lower_needs"), (chunk.upper, "upper_needs")):
             if end.devices not in held:
@@ -410,9 +414,8 @@ def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int =
         ])
         stride = max(-(-cables.link.count // sample_links), 1)
         for chunk in cables.chunks(COUNT_CHUNK_LINKS, stride):
-            tally = np.bincount(chunk.length_dm)
-            length_dm = np.flatnonzero(tally)
-            links = tally[length_dm] * stride
+            length_dm, links = chunk.lengths()
+            links = links * stride
             table = cables.by_length
             for end, needs in ((chunk.lower, table.lower_needs), (chunk.upper, table.upper_needs)):
                 if end.holder:
