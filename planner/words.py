@@ -8,6 +8,7 @@ YAML view and the API.
 import re
 
 WORDS = {
+    "acc": "ACC",
     "aoc": "AOC",
     "bf16": "BF16",
     "bom": "BOM",
@@ -16,6 +17,7 @@ WORDS = {
     "cdus": "CDUs",
     "co2": "CO₂",
     "cpu": "CPU",
+    "dac": "DAC",
     "fp8": "FP8",
     "flops": "FLOPs",
     "gbps": "Gb/s",
@@ -35,6 +37,7 @@ WORDS = {
     "mw": "MW",
     "mwh": "MWh",
     "nic": "NIC",
+    "ndr": "NDR",
     "nics": "NICs",
     "npv": "NPV",
     "oob": "OOB",
@@ -102,6 +105,12 @@ def words_of(key: str) -> str:
     if key in PHRASES:
         return PHRASES[key]
     text = " ".join(WORDS.get(word, word) for word in key.split("_") if word)
+    return text[:1].upper() + text[1:]
+
+
+def segment_words(segment: str) -> str:
+    """A link segment between two tiers in words: `node-leaf` -> "Node → leaf"."""
+    text = " → ".join(WORDS.get(end, end) for end in segment.split("-") if end)
     return text[:1].upper() + text[1:]
 
 
