@@ -13,6 +13,8 @@ from typing import Any, NamedTuple
 from fabric.plots import fabric_figures
 from planner import plots
 from planner.plan_text import (
+    CODE_KEYS,
+    NAME_KEYS,
     format_value,
     is_scenario_path,
     label,
@@ -101,6 +103,11 @@ def _cell(text: str, numeric: bool) -> tuple[str, bool, bool]:
     return text, numeric, text.startswith(("https://", "http://"))
 
 
+def _by_name(key: str) -> str:
+    """The key under which a SKU column shows the parts' names instead of their SKUs."""
+    return "part" if key in CODE_KEYS else key
+
+
 def _table(title: str, records: list[dict], names: dict[str, str]) -> Table:
     columns: list[str] = []
     for record in records:
@@ -115,8 +122,13 @@ def _table(title: str, records: list[dict], names: dict[str, str]) -> Table:
         )
         for key in columns
     }
+    # A SKU stays code beside a column that names the part; alone, the part is shown by name.
+    named = bool(NAME_KEYS & set(columns))
     rows = [
-        [_cell(_shown(key, record.get(key), names), numeric[key]) for key in columns]
+        [
+            _cell(_shown(key if named else _by_name(key), record.get(key), names), numeric[key])
+            for key in columns
+        ]
         for record in records[:MAX_TABLE_ROWS]
     ]
     return Table(
@@ -304,7 +316,9 @@ class WarningLine:
         return (self.message or self.group.message).replace("–", "–\u2060")
 
 
-def warning_lines(warnings, sections: list[SectionView], names: dict[str, str] | None = None) -> list[WarningLine]:
+def warning_lines(
+    warnings, sections: list[SectionView], names: dict[str, str] | None = None
+) -> list[WarningLine]:
     """The plan's warnings grouped (planner.solver.warning_groups), each linked to its section,
     the parts they name by their names."""
     shown = {section.key: section for section in sections}

@@ -50,7 +50,6 @@ UNIT_SUFFIXES = [
 ]
 
 
-
 def label(key: str) -> str:
     """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`; a dotted path stays as it is."""
     if "." in key:
@@ -105,7 +104,11 @@ def format_value(value: Any) -> str:
 def is_scenario_path(text: str) -> bool:
     """Whether a text is the dotted path of a scenario field (`racks.power_budget_kw`)."""
     parts = text.split(".")
-    return len(parts) > 1 and parts[0] in SCENARIO_SECTIONS and all(is_key(part) or part.isalpha() for part in parts)
+    return (
+        len(parts) > 1
+        and parts[0] in SCENARIO_SECTIONS
+        and all(is_key(part) or part.isalpha() for part in parts)
+    )
 
 
 def path_words(path: str) -> str:
@@ -126,10 +129,10 @@ def _compact(record: dict) -> str:
     return " × ".join(values) if len(values) == 2 else "/".join(values)
 
 
-
-
-CODE_KEYS = {"sku", "slug"}
-"""Columns whose values are identifiers to copy (the BOM's SKU): shown as code, as they are."""
+CODE_KEYS = {"sku"}
+"""Columns whose values are identifiers to copy (the BOM's SKU): shown as code, as they are, in a
+table that names the part in another column (NAME_KEYS)."""
+NAME_KEYS = {"description", "name"}
 SEGMENT_KEYS = {"segment"}
 WORD_VALUE = re.compile(r"[a-z]+(?:_[a-z0-9]+)*")
 """A value written as a key (`compute`, `middle_of_row`), not a slug (`qm9700`, `rack-42u-600`)."""
@@ -140,12 +143,14 @@ class Shown(str):
     whether it is code."""
 
     slug: str = ""
+    """The tooltip: the part's full name and its slug."""
     code: bool = False
 
     @classmethod
     def part(cls, name: str, slug: str) -> "Shown":
-        shown = cls(name)
-        shown.slug = slug
+        """A part by its short name, its full name and slug in the tooltip."""
+        shown = cls(short_name(name))
+        shown.slug = f"{name} · {slug}" if short_name(name) != name else slug
         return shown
 
     @classmethod
@@ -171,8 +176,9 @@ def part_names(catalog=None, plan: dict | None = None) -> dict[str, str]:
 
 
 def short_name(name: str) -> str:
-    """A part's name without its parenthesised detail: "NVIDIA Quantum-2 QM9700"."""
-    return name.split(" (")[0].strip() or name
+    """A part's name without its detail after a parenthesis or comma: "NVIDIA Quantum-2 QM9700",
+    "Standard 42U rack"."""
+    return re.split(r" \(|, ", name, maxsplit=1)[0].strip() or name
 
 
 def shown_value(key: str, value: Any, names: dict[str, str]) -> str:
