@@ -20,6 +20,7 @@ from planner.plan_text import (
     label,
     part_names,
     path_words,
+    short_name,
     shown_value,
     sub_label,
     with_part_names,
@@ -172,15 +173,15 @@ def describe(
         if _is_empty(item):
             continue
         if isinstance(item, str) and " " in item:
-            view.facts.append(Fact(label(name), with_part_names(item, names)))
+            view.facts.append(Fact(_fact_label(name, names), with_part_names(item, names)))
         elif _is_scalar(item):
-            view.facts.append(Fact(label(name), _shown(name, item, names)))
+            view.facts.append(Fact(_fact_label(name, names), _shown(name, item, names)))
         elif isinstance(item, list) and all(isinstance(entry, dict) for entry in item):
             view.tables.append(_table(label(name), item, names))
         elif isinstance(item, list) and all(isinstance(entry, str) for entry in item):
             view.notes.extend(with_part_names(entry, names) for entry in item)
         elif isinstance(item, list):
-            view.facts.append(Fact(label(name), _shown(name, item, names)))
+            view.facts.append(Fact(_fact_label(name, names), _shown(name, item, names)))
         elif isinstance(item, dict) and all(_is_scalar(entry) for entry in item.values()):
             if depth < MAX_DEPTH and len(item) > 3:
                 view.subsections.append(
@@ -194,8 +195,13 @@ def describe(
         elif isinstance(item, dict) and depth < MAX_DEPTH:
             view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1, names))
         elif isinstance(item, dict):
-            view.facts.append(Fact(label(name), _shown(name, item, names)))
+            view.facts.append(Fact(_fact_label(name, names), _shown(name, item, names)))
     return view
+
+
+def _fact_label(key: str, names: dict[str, str]) -> str:
+    """A fact's label: its key in words, or the part it is about (`crah-200`) by its name."""
+    return short_name(names[key]) if key in names else label(key)
 
 
 def _fact_sub_label(key: str, names: dict[str, str]) -> str:

@@ -13,6 +13,8 @@ from planner.key_figures import KeyFigure, format_figure, key_figures, ratio_fig
 from planner.plan_text import Shown, short_name
 from planner.words import choice_label, words_of
 
+NBSP, NB_HYPHEN = "\u00a0", "\u2011"
+"""A number stays on the line of its unit ("1.30" after "PUE", "MW" after "1.77")."""
 LEAD_WARNINGS = 3
 """Warnings the lead shows; the rest are one link away."""
 LEAD_PICTURES = [
@@ -66,11 +68,15 @@ def system_line(plan: dict, names: dict[str, str]) -> Shown | str:
     name = short_name(names.get(slug, slug))
     nodes = compute.get("total_nodes") or compute.get("nodes")
     text = f"{nodes:,} × {name}" if nodes else name
-    return Shown.part(text, slug) if slug in names else text
+    if slug not in names:
+        return text
+    shown = Shown(text)
+    shown.slug = f"{names[slug]} · {slug}"
+    return shown
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
+    return f"{count:,}{NBSP}{word}" + ("" if count == 1 else "s")
 
 
 def racks_lines(plan: dict) -> tuple[str, ...]:
@@ -81,11 +87,13 @@ def racks_lines(plan: dict) -> tuple[str, ...]:
     if racks.get("rows"):
         where.append(_plural(racks["rows"], "row"))
     if floor.get("area_m2"):
-        where.append(f"{floor['area_m2']:,.0f} m²")
+        where.append(f"{floor['area_m2']:,.0f}{NBSP}m²")
     kinds: dict[str, int] = {}
     for rack in racks.get("per_rack") or ():
         kinds[rack["kind"]] = kinds.get(rack["kind"], 0) + rack["count"]
-    made_of = " · ".join(f"{count:,} {choice_label(kind).lower()}" for kind, count in kinds.items())
+    made_of = " · ".join(
+        f"{count:,}{NBSP}{choice_label(kind).lower()}" for kind, count in kinds.items()
+    )
     return tuple(line for line in (" · ".join(where), made_of) if line)
 
 
@@ -96,7 +104,7 @@ def fabric_line(name: str, fabric: dict, names: dict[str, str]) -> str:
     switch_names = [short_name(names.get(tier["switch"], tier["switch"])) for tier in tiers]
     one_switch = len(set(switch_names)) == 1
     counts = " + ".join(
-        f"{tier['switches']:,} {words_of(tier['role']).lower()}"
+        f"{tier['switches']:,}{NBSP}{words_of(tier['role']).lower()}"
         + ("" if one_switch else f" {switch}")
         for tier, switch in zip(tiers, switch_names, strict=True)
     )
@@ -135,17 +143,21 @@ def _tile_lines(
     if key == "it_mw":
         lines = []
         if "facility_mw" in figures:
-            lines.append(f"{figures['facility_mw'].text} MW facility")
+            lines.append(f"{figures['facility_mw'].text}{NBSP}MW facility")
         if "pue" in figures:
-            lines.append(f"PUE {figures['pue'].text}")
+            lines.append(f"PUE{NBSP}{figures['pue'].text}")
         return (" · ".join(lines),) if lines else ()
     cost = plan.get("cost") or {}
     if key == "capex_usd" and "capex_per_gpu_usd" in figures:
-        return (f"{figures['capex_per_gpu_usd'].text} USD per GPU",)
+        return (f"{figures['capex_per_gpu_usd'].text}{NBSP}USD per GPU",)
     if key == "tco_usd" and (cost.get("assumptions") or {}).get("years"):
         return (f"Over {cost['assumptions']['years']} years, capex and opex",)
     if key == "usd_per_gpu_hour" and cost.get("gpu_hours"):
-        return (f"TCO over {format_figure(cost['gpu_hours'], 0)} GPU-hours",)
+        return (
+            f"TCO over {format_figure(cost['gpu_hours'], 0)}{NBSP}GPU{NB_HYPHEN}hours".replace(
+                " M", f"{NBSP}M"
+            ),
+        )
     return ()
 
 
