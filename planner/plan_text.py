@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from planner.solver.scenario import ScenarioSpec
-from planner.words import PHRASES, choice_label, is_key, segment_words, words_of
+from planner.words import PHRASES, WORDS, choice_label, is_key, segment_words, words_of
 
 SCENARIO_SECTIONS = {item.name for item in dataclasses.fields(ScenarioSpec)}
 """First parts of the scenario paths a plan names (`limited_by: racks.power_budget_kw`)."""
@@ -190,6 +190,8 @@ def shown_value(key: str, value: Any, names: dict[str, str]) -> str:
             return Shown.part(names[value], value)
         if key in SEGMENT_KEYS:
             return segment_words(value)
+        if value in WORDS:
+            return WORDS[value]
         if WORD_VALUE.fullmatch(value):
             return choice_label(value)
         return format_value(value)

@@ -87,6 +87,12 @@ PHRASES = {
     "width_m_by_kind": "Width by kind (m)",
     "software_usd_per_gpu_per_year": "Software (USD/GPU-year)",
     "unit_power_kw_per_kw": "Unit power per kW of heat",
+    "parameters_billion": "Parameters (billions)",
+    "active_parameters_billion": "Active parameters (billions)",
+    "tokens_trillion": "Tokens (trillions)",
+    "read_gbytes_per_s_per_gpu_target": "Read target per GPU (GB/s)",
+    "read_gbytes_per_s_needed": "Read needed (GB/s)",
+    "write_gbytes_per_s_needed": "Write needed (GB/s)",
 }
 """Whole keys whose words alone read badly, in the words an architect uses."""
 

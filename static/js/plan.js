@@ -27,6 +27,10 @@
       layout.margin = THUMB_MARGIN;
       layout.showlegend = false;
       layout.title = undefined;
+      // A thumbnail's caption names it; axis titles would crowd its few pixels.
+      Object.keys(layout).forEach(function (key) {
+        if (/^[xy]axis\d*$/.test(key)) layout[key].title = { text: "" };
+      });
       window.Plotly.newPlot(target, figure.data, layout, { staticPlot: true, responsive: true });
       return;
     }
