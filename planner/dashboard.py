@@ -74,9 +74,10 @@ class Table:
     title: str
     columns: list[tuple[str, bool]]
     """(heading, numeric)"""
-    rows: list[list[tuple[str, bool, bool]]]
-    """(text, numeric, whether the text is a web address) of every cell: decided here rather
-    than in the template, which would test each of the thousands of cells of a large plan."""
+    rows: list[list[tuple[str, bool, bool, str, bool]]]
+    """(text, numeric, whether the text is a web address, its tooltip, whether it is code) of
+    every cell: decided here rather than in the template, which would test each of the thousands
+    of cells of a large plan (and a lookup the template misses costs an exception)."""
     hidden_rows: int = 0
 
 
@@ -92,6 +93,20 @@ class SectionView:
     """(element id, title, whether it takes the whole width) of the section's figures."""
 
     @property
+    def fact_rows(self) -> list[tuple[str, str, str, str]]:
+        """(label, value, its class, its tooltip) of each fact, for the template to unpack: a
+        lookup the template misses costs it an exception, hundreds of them on a large plan."""
+        return [
+            (
+                fact.name,
+                fact.value,
+                "text" if fact.long else "value",
+                getattr(fact.value, "slug", ""),
+            )
+            for fact in self.facts
+        ]
+
+    @property
     def anchor(self) -> str:
         return "plan-" + self.key.replace(".", "-")
 
@@ -100,8 +115,9 @@ def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-def _cell(text: str, numeric: bool) -> tuple[str, bool, bool]:
-    return text, numeric, text.startswith(("https://", "http://"))
+def _cell(text: str, numeric: bool) -> tuple[str, bool, bool, str, bool]:
+    link = text.startswith(("https://", "http://"))
+    return text, numeric, link, getattr(text, "slug", ""), getattr(text, "code", False)
 
 
 def _by_name(key: str) -> str:
@@ -125,10 +141,11 @@ def _table(title: str, records: list[dict], names: dict[str, str]) -> Table:
     }
     # A SKU stays code beside a column that names the part; alone, the part is shown by name.
     named = bool(NAME_KEYS & set(columns))
+    shown_as = [(key, key if named else _by_name(key), numeric[key]) for key in columns]
     rows = [
         [
-            _cell(_shown(key if named else _by_name(key), record.get(key), names), numeric[key])
-            for key in columns
+            _cell(_shown(as_key, record.get(key), names), is_number)
+            for key, as_key, is_number in shown_as
         ]
         for record in records[:MAX_TABLE_ROWS]
     ]

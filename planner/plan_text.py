@@ -5,6 +5,7 @@ The JSON and YAML views keep the raw values; only the page reads them through he
 """
 
 import dataclasses
+import functools
 import re
 from typing import Any
 
@@ -50,13 +51,16 @@ UNIT_SUFFIXES = [
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def label(key: str) -> str:
-    """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`; a dotted path stays as it is."""
+    """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`; a dotted path stays as it is.
+
+    Cached: a large plan asks for the same few hundred keys thousands of times."""
     if "." in key:
         return path_words(key) if is_scenario_path(key) else key
     if key in PHRASES:
         return PHRASES[key]
-    for suffix, name in UNIT_SUFFIXES:
+    for suffix, name in UNIT_SUFFIXES if "_by_" in key else ():
         # `optics_power_kw_by_device` -> "Optics power by device (kW)"
         head, by, tail = key.partition(f"{suffix}_by_")
         if by and head:
@@ -143,14 +147,14 @@ class Shown(str):
     whether it is code."""
 
     slug: str = ""
-    """The tooltip: the part's full name and its slug."""
+    """The slug of the part the text names, for its tooltip."""
     code: bool = False
 
     @classmethod
     def part(cls, name: str, slug: str) -> "Shown":
-        """A part by its short name, its full name and slug in the tooltip."""
+        """A part by its short name, its slug in the tooltip."""
         shown = cls(short_name(name))
-        shown.slug = f"{name} · {slug}" if short_name(name) != name else slug
+        shown.slug = slug
         return shown
 
     @classmethod
@@ -183,18 +187,14 @@ def short_name(name: str) -> str:
 
 def shown_value(key: str, value: Any, names: dict[str, str]) -> str:
     """How the page shows a plan value under `key`."""
+    if type(value) in (int, float):
+        return format_value(value)
     if isinstance(value, str):
         if key in CODE_KEYS:
             return Shown.as_code(value)
         if value in names:
             return Shown.part(names[value], value)
-        if key in SEGMENT_KEYS:
-            return segment_words(value)
-        if value in WORDS:
-            return WORDS[value]
-        if WORD_VALUE.fullmatch(value):
-            return choice_label(value)
-        return format_value(value)
+        return _string_value(key in SEGMENT_KEYS, value)
     if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
         return ", ".join(_record(item, names) for item in value)
     if isinstance(value, list):
@@ -204,6 +204,18 @@ def shown_value(key: str, value: Any, names: dict[str, str]) -> str:
             f"{sub_label(sub, names)}: {shown_value(sub, item, names)}"
             for sub, item in value.items()
         )
+    return format_value(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_value(segment: bool, value: str) -> str:
+    """A string that names no part in words; cached, as a plan repeats its kinds in every row."""
+    if segment:
+        return segment_words(value)
+    if value in WORDS:
+        return WORDS[value]
+    if WORD_VALUE.fullmatch(value):
+        return choice_label(value)
     return format_value(value)
 
 
@@ -222,10 +234,17 @@ def _record(record: dict, names: dict[str, str]) -> str:
     return " × ".join(values) if len(values) == 2 else "/".join(values)
 
 
+SLUG_TOKEN = re.compile(r"(?<![\w./-])[a-z0-9]+(?:-[a-z0-9]+)*(?![\w/-])")
+"""A word of prose that may be a part's slug (`crah-200`, `qm9700`), not part of an address."""
+
+
 def with_part_names(text: str, names: dict[str, str]) -> str:
     """Prose (a warning, a note) with each slug of a known part replaced by its short name."""
     if not names:
         return text
-    slugs = sorted(names, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, slugs)) + r")(?![\w-])")
-    return pattern.sub(lambda match: short_name(names[match.group(1)]), text)
+    return SLUG_TOKEN.sub(
+        lambda match: (
+            short_name(names[match.group(0)]) if match.group(0) in names else match.group(0)
+        ),
+        text,
+    )

@@ -138,7 +138,7 @@ def _visible_texts(sections):
         yield from section.notes
         for table in section.tables:
             yield from (heading for heading, _ in table.columns)
-            yield from (cell for row in table.rows for cell, _, link in row if not link)
+            yield from (cell for row in table.rows for cell, _, link, *_ in row if not link)
         yield from _visible_texts(section.subsections)
 
 
