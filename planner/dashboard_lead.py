@@ -115,7 +115,7 @@ def fabric_line(name: str, fabric: dict, names: dict[str, str]) -> str:
         extras.append(_plural(fabric["planes"], "plane"))
     if (fabric.get("pods") or 1) > 1:
         extras.append(_plural(fabric["pods"], "pod"))
-    if fabric.get("leaf_placement") == "rail_optimized" and fabric.get("rails"):
+    if fabric.get("leaf_placement") == "rail_optimized" and (fabric.get("rails") or 0) > 1:
         extras.append(_plural(fabric["rails"], "rail"))
     shape = choice_label(fabric.get("topology") or "")
     tier_words = _plural(fabric.get("tier_count") or len(tiers), "tier")

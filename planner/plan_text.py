@@ -238,8 +238,19 @@ SLUG_TOKEN = re.compile(r"(?<![\w./-])[a-z0-9]+(?:-[a-z0-9]+)*(?![\w/-])")
 """A word of prose that may be a part's slug (`crah-200`, `qm9700`), not part of an address."""
 
 
+PATH_TOKEN = re.compile(r"(?<![\w.])[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+(?![\w.])")
+"""A dotted word of prose that may be a scenario field's path (`racks.power_budget_kw`)."""
+
+
 def with_part_names(text: str, names: dict[str, str]) -> str:
-    """Prose (a warning, a note) with each slug of a known part replaced by its short name."""
+    """Prose (a warning, a note) with each slug of a known part replaced by its short name and
+    each scenario field's path by its words ("Facility › Floor load limit (kg/m²)")."""
+    text = PATH_TOKEN.sub(
+        lambda match: (
+            path_words(match.group(0)) if is_scenario_path(match.group(0)) else match.group(0)
+        ),
+        text,
+    )
     if not names:
         return text
     return SLUG_TOKEN.sub(

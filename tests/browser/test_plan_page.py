@@ -111,3 +111,24 @@ def test_the_page_shows_no_raw_keys_or_slugs(plan_page):
     assert shown == set()
     for raw in ("Dragonfly", "Warnings none", "Optics power kW by device"):
         assert raw not in text
+
+
+def test_a_warnings_section_link_opens_its_section(signed_in, live_server, architect):
+    heavy_floor = {
+        **EXAMPLE,
+        "facility": {**EXAMPLE["facility"], "floor_load_limit_kg_per_m2": 500},
+    }
+    scenario = scenario_create(owner=architect, document=heavy_floor)
+    page = signed_in
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    link = page.locator(".lead-warnings a.section-link").first
+    target = link.get_attribute("href")
+    section = page.locator(f"details{target}")
+    expect(section).not_to_have_attribute("open", "")
+    link.click()
+    expect(section).to_have_attribute("open", "")
+    expect(section.locator("> summary")).to_be_in_viewport()
+    assert "Floor load limit (kg/m²)" in link.locator("xpath=..").inner_text(), (
+        "a field by its words"
+    )

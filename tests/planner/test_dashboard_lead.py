@@ -18,7 +18,7 @@ from planner.dashboard import (
     warning_lines,
 )
 from planner.dashboard_lead import lead_screen
-from planner.plan_text import Shown, short_name
+from planner.plan_text import Shown, short_name, with_part_names
 from planner.services import scenario_create
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
@@ -198,3 +198,14 @@ def test_the_plan_page_leads_with_the_lead_and_folds_each_section(client, django
         assert f'<details class="plan-section" id="{section.anchor}">' in html
     assert f'data-figure="{lead.pictures[0].chart_id}"' in html
     assert f'title="{escape(lead.tiles[0].title)}"' in html
+
+
+def test_prose_names_parts_and_fields_in_words_but_leaves_addresses(catalog):
+    names = part_names(catalog)
+    text = (
+        "12 crah-200 units (racks.power_budget_kw) per https://example.com/crah-200 and nvidia.com"
+    )
+    assert with_part_names(text, names) == (
+        f"12 {short_name(catalog.cooling_units['crah-200'].name)} units (Racks › Power budget (kW))"
+        " per https://example.com/crah-200 and nvidia.com"
+    )
