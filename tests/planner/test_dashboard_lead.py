@@ -78,8 +78,9 @@ def test_the_lead_answers_the_architects_questions_for_the_example(plan, catalog
     fabric = plan["fabrics"]["compute"]
     switch = short_name(catalog.switches[fabric["switch"]].name)
     tiers = " + ".join(f"{tier['switches']} {tier['role']}" for tier in fabric["tiers"])
+    shape = f"Fat tree, {len(fabric['tiers'])} tiers"
     assert plain(tiles["switches"].lines[0]) == (
-        f"Compute: Fat tree, {len(fabric['tiers'])} tiers: {tiers} {switch} ({fabric['rails']} rails)"
+        f"Compute: {shape}: {tiers} {switch} ({fabric['rails']} rails)"
     )
     assert tiles["switches"].figure.value == sum(tier["switches"] for tier in fabric["tiers"])
 
