@@ -169,7 +169,7 @@ def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[D
         label = f"{units.word if units.word == 'SU' else units.word.capitalize()} {unit + 1}"
         nodes_note = f"{units.nodes:,} systems"
         if units.word != "fabric":
-            drawing.text((x0 + x1) / 2, -0.45, f"<b>{label}</b> of {units.count:,} · {nodes_note}")
+            drawing.text((x0 + x1) / 2, -0.5, f"<b>{label}</b> of {units.count:,}<br>{nodes_note}")
         else:
             drawing.text((x0 + x1) / 2, -0.45, nodes_note)
         drawing.shapes.append(
@@ -340,11 +340,11 @@ def topology_figure(fabric: dict, names: dict[str, str] | None = None, node_name
         drawing.annotations.append(plane_note)
     slots = len(shown_units(_units(fabric, {t["role"]: int(t.get("switches") or 0) // planes for t in tiers}).count))
     layout = base_layout(
-        height=150 + 95 * len(rows),
+        height=170 + 95 * len(rows),
         margin={"l": 64, "r": 8, "t": 24, "b": 8},
         xaxis={"visible": False, "range": [-0.02, slots * UNIT_WIDTH + 0.02], "fixedrange": True},
         yaxis={
-            "range": [-0.6, len(rows) - 0.5],
+            "range": [-0.75, len(rows) - 0.5],
             "tickvals": list(range(len(rows))),
             "ticktext": [f"<b>{row}</b>" for row in rows],
             "showgrid": False,

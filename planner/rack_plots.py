@@ -76,8 +76,9 @@ class Elevation:
 
     @property
     def title(self) -> str:
-        fabric = f" ({self.fabric})" if self.fabric else ""
-        return f"{KIND_WORDS.get(self.kind, self.kind.capitalize())}{fabric} × {self.count:,}"
+        """Short lines, so that eight racks' titles fit side by side on a phone."""
+        fabric = f"<br>{self.fabric} fabric" if self.fabric else ""
+        return f"{KIND_WORDS.get(self.kind, self.kind.capitalize())} × {self.count:,}{fabric}"
 
 
 def short_name(name: str) -> str:
@@ -353,7 +354,7 @@ def rack_elevation_figure(
             "fixedrange": True,
         },
         xaxis={
-            "tickfont": {"size": 11},
+            "tickfont": {"size": 10},
             "tickangle": 0,
             "automargin": True,
             "range": [-0.5, len(shown) - 0.5],
