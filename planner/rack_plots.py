@@ -78,7 +78,7 @@ class Elevation:
     def title(self) -> str:
         """Short lines, so that eight racks' titles fit side by side on a phone."""
         fabric = f"<br>{self.fabric} fabric" if self.fabric else ""
-        return f"{KIND_WORDS.get(self.kind, self.kind.capitalize())} × {self.count:,}{fabric}"
+        return f"{KIND_WORDS.get(self.kind, self.kind.capitalize())}<br>× {self.count:,}{fabric}"
 
 
 def short_name(name: str) -> str:
