@@ -106,8 +106,33 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
     }
 
 
+OPEX_COLORS = {
+    "energy": "#e67e22",
+    "maintenance": "#b7950b",
+    "colocation": "#8a6d3b",
+    "staff": "#138d9c",
+    "software": "#7a4fd1",
+}
+
+
+def opex_by_category_and_year(cost: dict) -> dict[str, list[float]]:
+    """Each year's operating cost split by category [USD]. The plan escalates every category at
+    the one rate (planner/solver/tco.py), so each keeps its first year's share every year."""
+    opex = cost.get("opex_usd_by_year") or []
+    first_year = {
+        name: value
+        for name, value in (cost.get("opex_by_category_usd_per_year") or {}).items()
+        if isinstance(value, (int, float)) and value > 0
+    }
+    total = sum(first_year.values())
+    if not total:
+        return {"operating cost": list(opex)}
+    return {name: [year * value / total for year in opex] for name, value in first_year.items()}
+
+
 def cost_over_years_figure(plan: dict) -> dict | None:
-    """Capex up front and each year's operating cost (bars), with the cumulative cost (line)."""
+    """Capex in year 0 and each year's operating cost stacked by category (bars), with the
+    cumulative cost and, when the plan discounts, its present value (lines)."""
     cost = plan.get("cost") or {}
     opex = cost.get("opex_usd_by_year")
     if (
@@ -123,23 +148,33 @@ def cost_over_years_figure(plan: dict) -> dict | None:
         total += value
         cumulative.append(total)
     hover = "%{x}: USD %{y:,.0f}<extra>%{fullData.name}</extra>"
+    capex_parts = cost.get("capex_by_category_usd") or {}
+    capex_hover = "<br>".join(
+        f"{words_of(name)}: USD {value:,.0f}" for name, value in capex_parts.items() if value
+    )
     data = [
         {
             "type": "bar",
             "name": "Capex",
-            "x": labels,
-            "y": [capex] + [0] * len(opex),
+            "x": labels[:1],
+            "y": [capex],
+            "customdata": [capex_hover],
             "marker": {"color": PALETTE[0]},
-            "hovertemplate": hover,
-        },
-        {
-            "type": "bar",
-            "name": "Operating cost",
-            "x": labels,
-            "y": [0, *opex],
-            "marker": {"color": PALETTE[1]},
-            "hovertemplate": hover,
-        },
+            "hovertemplate": "Year 0: USD %{y:,.0f}<br>%{customdata}<extra>Capex</extra>",
+        }
+    ]
+    for name, values in opex_by_category_and_year(cost).items():
+        data.append(
+            {
+                "type": "bar",
+                "name": words_of(name).capitalize(),
+                "x": labels[1:],
+                "y": values,
+                "marker": {"color": OPEX_COLORS.get(name, PALETTE[1])},
+                "hovertemplate": hover,
+            }
+        )
+    data.append(
         {
             "type": "scatter",
             "mode": "lines+markers",
@@ -148,14 +183,32 @@ def cost_over_years_figure(plan: dict) -> dict | None:
             "y": cumulative,
             "line": {"color": "#1d2733", "width": 2},
             "hovertemplate": hover,
-        },
-    ]
+        }
+    )
+    rate = (cost.get("assumptions") or {}).get("discount_rate") or 0
+    if rate > 0:
+        present, total = [], 0.0
+        for year, value in enumerate([capex, *opex]):
+            total += value / (1 + rate) ** year
+            present.append(total)
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": f"Present value ({rate:.0%} discount)",
+                "x": labels,
+                "y": present,
+                "line": {"color": "#1d2733", "width": 1.5, "dash": "dot"},
+                "hovertemplate": hover,
+            }
+        )
     layout = base_layout(
-        height=360,
+        height=380,
         barmode="stack",
         yaxis={"title": {"text": "USD"}, "gridcolor": "#eef2f6", "tickformat": "~s"},
         xaxis={"type": "category"},
         legend={"orientation": "h", "y": -0.15},
+        hovermode="x unified",
     )
     return {"data": data, "layout": layout}
 
