@@ -207,7 +207,7 @@ def cost_over_years_figure(plan: dict) -> dict | None:
         barmode="stack",
         yaxis={"title": {"text": "USD"}, "gridcolor": "#eef2f6", "tickformat": "~s"},
         xaxis={"type": "category"},
-        legend={"orientation": "h", "y": -0.15},
+        legend={"orientation": "h", "y": -0.15, "traceorder": "normal"},
         hovermode="x unified",
     )
     return {"data": data, "layout": layout}

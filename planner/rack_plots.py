@@ -9,6 +9,9 @@ from planner.solver.catalog import CatalogSnapshot
 MAX_ELEVATIONS = 8
 """Distinct racks drawn side by side; more would be too narrow to read."""
 
+MIN_SLOTS = 5
+"""Slots the figure is divided into at least, however few racks it draws."""
+
 RACK_WIDTH = 0.62
 """Of one rack in an elevation, in slots of 1 (the rest is the gap between racks)."""
 
@@ -338,6 +341,8 @@ def rack_elevation_figure(
                 "font": {"size": 11, "color": "#5b6b7c"},
             }
         )
+    # A few racks keep a rack's width: empty slots on both sides, not racks a metre wide.
+    padding = max(0, MIN_SLOTS - len(shown)) / 2
     layout = base_layout(
         height=120 + 11 * tallest,
         barmode="overlay",
@@ -357,7 +362,7 @@ def rack_elevation_figure(
             "tickfont": {"size": 10},
             "tickangle": 0,
             "automargin": True,
-            "range": [-0.5, len(shown) - 0.5],
+            "range": [-0.5 - padding, len(shown) - 0.5 + padding],
             "tickvals": list(range(len(shown))),
             "ticktext": tick_text,
             "fixedrange": True,
