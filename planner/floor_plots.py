@@ -8,6 +8,8 @@ from planner.rack_plots import KIND_WORDS
 
 FLOOR_KINDS = ("compute", "network", "storage", "management")
 AISLE_COLORS = {"cold": "rgba(19, 141, 156, 0.16)", "hot": "rgba(192, 57, 43, 0.14)", "end": "#f4f6f8"}
+TURN_WHEN_DEEPER = 1.5
+"""A hall this many times deeper (across the rows) than long is drawn with its rows upright."""
 AISLES_LABELLED_UP_TO = 24
 """Aisles get a written width while there are this many rows or fewer; beyond, colour alone."""
 
@@ -201,9 +203,13 @@ def floor_plan_figure(plan: dict) -> dict | None:
                     "font": {"size": 10, "color": "#5b6b7c"},
                 }
             )
-    aspect = width_m / length_m if length_m else 1
+    # A hall deeper than it is long is drawn turned a quarter, rows upright, to use the page's width.
+    upright = width_m > TURN_WHEN_DEEPER * length_m
+    across, along = (width_m, length_m) if upright else (length_m, width_m)
+    along_title = f"Along the rows (m): {length_m:,.1f} m"
+    across_title = f"Across the rows (m): {width_m:,.1f} m"
     layout = base_layout(
-        height=int(min(900, max(320, 140 + 620 * aspect))),
+        height=int(min(900, max(320, 140 + 620 * along / across))) if across else 320,
         showlegend=True,
         legend={"orientation": "h", "y": -0.12, "x": 0, "font": {"size": 11}},
         margin={"l": 52, "r": 8, "t": 8, "b": 40},
@@ -217,15 +223,15 @@ def floor_plan_figure(plan: dict) -> dict | None:
             }
         ],
         xaxis={
-            "title": {"text": f"Along the rows (m): {length_m:,.1f} m"},
-            "range": [-0.2, length_m + 0.2],
+            "title": {"text": across_title if upright else along_title},
+            "range": [-0.2, across + 0.2],
             "showgrid": False,
             "zeroline": False,
             "constrain": "domain",
         },
         yaxis={
-            "title": {"text": f"Across the rows (m): {width_m:,.1f} m"},
-            "range": [width_m + 0.2, -0.2],
+            "title": {"text": along_title if upright else across_title},
+            "range": [along + 0.2, -0.2],
             "showgrid": False,
             "zeroline": False,
             "scaleanchor": "x",
@@ -233,4 +239,16 @@ def floor_plan_figure(plan: dict) -> dict | None:
             "constrain": "domain",
         },
     )
+    if upright:
+        _turn(data, layout)
     return {"data": data, "layout": layout}
+
+
+def _turn(data: list[dict], layout: dict) -> None:
+    """Swap x and y of every trace, annotation and shape (the axes are set by the caller)."""
+    for trace in data:
+        trace["x"], trace["y"] = trace["y"], trace["x"]
+    for annotation in layout["annotations"]:
+        annotation["x"], annotation["y"] = annotation["y"], annotation["x"]
+    for shape in layout["shapes"]:
+        shape["x0"], shape["y0"], shape["x1"], shape["y1"] = shape["y0"], shape["x0"], shape["y1"], shape["x1"]

@@ -153,3 +153,16 @@ def test_the_floor_figure_has_one_trace_per_kind_and_is_drawn_to_scale(plan):
     names = [trace["name"] for trace in figure["data"]]
     if plan["racks"]["network"]:
         assert f"Network racks ({plan['racks']['network']:,})" in names
+
+
+def test_a_hall_deeper_than_long_is_drawn_with_its_rows_upright(catalog):
+    plan = plan_scenario(DESIGNS["gpus_16k"], catalog).to_dict()
+    floor = plan["racks"]["floor"]
+    assert floor["width_m"] > 1.5 * floor["length_m"]
+    figure = floor_plan_figure(plan)
+    assert figure["layout"]["xaxis"]["range"][1] == pytest.approx(floor["width_m"] + 0.2)
+    compute = next(trace for trace in figure["data"] if trace.get("mode") == "markers")
+    first = floor_racks(floor)[0]
+    assert (compute["x"][0], compute["y"][0]) == pytest.approx(
+        ((first.y0_m + first.y1_m) / 2, (first.x0_m + first.x1_m) / 2)
+    )
