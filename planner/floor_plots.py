@@ -211,8 +211,8 @@ def floor_plan_figure(plan: dict) -> dict | None:
     layout = base_layout(
         height=int(min(900, max(320, 140 + 620 * along / across))) if across else 320,
         showlegend=True,
-        legend={"orientation": "h", "y": -0.12, "x": 0, "font": {"size": 11}},
-        margin={"l": 52, "r": 8, "t": 8, "b": 40},
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0, "font": {"size": 11}},
+        margin={"l": 52, "r": 8, "t": 36, "b": 40},
         annotations=annotations,
         shapes=[
             {
