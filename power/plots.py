@@ -110,7 +110,8 @@ def power_flow_figure(plan: dict) -> dict | None:
             "customdata": [f"{through[name] / facility_kw:.1%}" for name in labels],
             "hovertemplate": "<b>%{label}</b><br>%{value:,.0f} kW, %{customdata} of the "
             "facility<extra></extra>",
-            "pad": 14,
+            # Room between the small nodes (losses, management racks) for their labels.
+            "pad": 24,
             "thickness": 16,
             "line": {"color": "#fff", "width": 0.5},
         },
@@ -133,5 +134,5 @@ def power_flow_figure(plan: dict) -> dict | None:
     }
     return {
         "data": [trace],
-        "layout": base_layout(height=400, margin={"l": 8, "r": 8, "t": 8, "b": 8}),
+        "layout": base_layout(height=440, margin={"l": 8, "r": 8, "t": 8, "b": 8}),
     }
