@@ -196,14 +196,14 @@ def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[D
                 trace = f"rail {leaf % rails + 1}" if by_rail and rails else "node links"
                 drawing.line(trace, x, 0, lx, 1, color=color, width=1.4 if by_rail else 1)
         if units.sub_units:
-            drawing.text((x0 + x1) / 2, -0.22, f"systems of SU 1 (of {units.sub_units} in the pod) drawn", font={"size": 10})
+            drawing.text((x0 + x1) / 2, -0.2, f"SU 1 of {units.sub_units}", font={"size": 10})
         for leaf, lx in enumerate(leaf_x):
             rail = leaf % rails + 1 if by_rail and rails else None
             extra = f": rail {rail}" if rail else ""
             color = RAIL_COLORS[(rail - 1) % len(RAIL_COLORS)] if rail else TIER_COLORS[0]
             drawing.marker(str(first_tier["role"]), lx, 1, _tier_hover(fabric, first_tier, names, f" {leaf + 1} of {label}{extra}"), color)
         if units.leaves > leaves_drawn:
-            drawing.text((x0 + x1) / 2, 1.2, f"{units.leaves:,} {plural(first_tier['role'])}" + (f" ({units.sub_units} SUs × {rails} rails)" if units.sub_units and by_rail else ""), font={"size": 10})
+            drawing.text((x0 + x1) / 2, 1.26, f"{units.leaves:,} {plural(first_tier['role'])}" + (f"<br>{units.sub_units} SUs × {rails} rails" if units.sub_units and by_rail else ""), font={"size": 10})
         if units.spines and top_tiers:
             spine_tier = top_tiers[0]
             spines_drawn = _drawn(units.spines)
