@@ -83,7 +83,7 @@ EXPORT_DESCRIPTION = (
     "of a rack-scale system; slurm-yaml: Slurm's topology.yaml; ufm: the UFM Cable Validation "
     "Tool's point-to-point workbook, a sheet per InfiniBand fabric; netbox: a zip of device types "
     "and bulk-import CSVs). Query `node_pattern` names the Slurm nodes: one run of # for the "
-    "number, e.g. gpu#### (the default). An unknown format, a bad node_pattern or a format the "
+    "number, e.g. gpu#### (the default; in a URL, # is written %23). An unknown format, a bad node_pattern or a format the "
     "plan cannot give (ufm without an InfiniBand fabric) is 400, naming the field. "
     "A cabling plan (or ufm, netbox file) of more cables than the server streams in a few seconds "
     f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
@@ -96,7 +96,8 @@ EXPORT_FORMAT = OpenApiParameter(
 )
 NODE_PATTERN = OpenApiParameter(
     "node_pattern", str, OpenApiParameter.QUERY, required=False,
-    description="Slurm node names: one run of # for the zero-padded number (default gpu####).",
+    description="Slurm node names: one run of # for the zero-padded number (default gpu####; "
+    "written gpu%23%23%23%23 in a URL).",
 )
 EXPORT_RESPONSES = {
     **{
