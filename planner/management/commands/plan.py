@@ -16,6 +16,7 @@ from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from planner.solver.errors import ScenarioError
 
 EXIT_BAD_SCENARIO = 2
+BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm": "a UFM point-to-point workbook", "netbox": "a NetBox bundle (zip)"}
 
 
 class Command(BaseCommand):
@@ -40,7 +41,7 @@ class Command(BaseCommand):
     def handle(self, *args, scenario_file, output, format, node_pattern=None, **options):
         try:
             if format in BINARY_EXPORTS and not output:
-                raise ScenarioError.at("--output", f"a {format} export is binary: name the file to write")
+                raise ScenarioError.at("--output", f"{BINARY_NAMES[format]} is binary: name the file to write")
             plan = plan_document(parse_document(*_read(scenario_file)))
             if format in STREAMED_EXPORTS:
                 lines, _, _ = plan_export_lines(plan, format)
