@@ -108,7 +108,7 @@ def ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> bytes:
     fabrics = infiniband_fabrics(plan, catalog)
     require_infiniband(fabrics, fabric_technologies(plan, catalog))
     buffer = io.BytesIO()
-    workbook = xlsxwriter.Workbook(buffer, {"constant_memory": True})
+    workbook = xlsxwriter.Workbook(buffer, {"constant_memory": True, "strings_to_formulas": False})
     bold = workbook.add_format({"bold": True})
     sheets = {}
     for name in fabrics:
