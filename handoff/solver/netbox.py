@@ -100,7 +100,9 @@ def nominal_interfaces(part: Part, technologies: dict[str, str]) -> list[tuple[s
     spec = part.spec
     if part.kind == "switch":
         ports = [(f"p{n}", interface_type(spec.technology, spec.port_gbps), False) for n in range(1, spec.ports + 1)]
-        return [*ports, (MANAGEMENT_PORT, "1000base-t", True)]
+        uplinks = [(f"p{n}", interface_type(spec.technology, spec.uplink_gbps), False)
+                   for n in range(spec.ports + 1, spec.ports + spec.uplink_ports + 1)]
+        return [*ports, *uplinks, (MANAGEMENT_PORT, "1000base-t", True)]
     if part.kind in ("system", "server"):
         interfaces = []
         for nic in spec.nics:
@@ -164,6 +166,8 @@ def _split_type(part: Part, base: str, kind: str, ways: int, technologies: dict[
     if ways <= 1 or kind in ("other", "1000base-t"):
         return kind
     if part.kind == "switch":
+        # The port's split is the switch's smallest breakout that holds the highest part seen.
+        ways = min((option for option in getattr(spec, "split", ()) if option >= ways), default=ways)
         return interface_type(spec.technology, spec.port_gbps / ways)
     role = base.rsplit("-", 1)[0]
     for nic in getattr(spec, "nics", ()):

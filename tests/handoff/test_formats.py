@@ -135,3 +135,33 @@ def test_the_library_rules_catch_a_bad_device_type():
     assert len(problems) == 5
     assert device_type_problems({"model": "x"}) == ["missing manufacturer", "missing slug"]
     assert "800gbase-x-osfp" in INTERFACE_TYPES and "400gbase-x-osfp" in INTERFACE_TYPES
+
+
+EVERY_FABRIC = {
+    "name": "B200 pod", "compute": {"system": "dgx-b200", "nodes": 32}, "racks": {"power_budget_kw": 60},
+    "fabrics": {"compute": {"switch": "qm9700"}, "storage": {"switch": "sn5600"}, "inband": {"switch": "sn5600"},
+                "oob": {"switch": "sn2201", "spine_switch": "sn5600"}},
+    "storage": {"tiers": [{"system": "ddn-ai400x2", "serves": ["training_reads"]}]},
+}
+
+
+def test_a_plan_with_every_fabric_and_storage_cables_only_typed_interfaces(catalog):
+    """Split switch ports (`p1/3` of a 4-way breakout), uplink ports, storage and management
+    ports: each cable end is an interface of its device's type, typed by NetBox's names."""
+    plan = plan_scenario(EVERY_FABRIC, catalog)
+    archive = zipfile.ZipFile(io.BytesIO(netbox_bundle(plan, catalog)))
+    device_types = [yaml.safe_load(archive.read(name)) for name in archive.namelist()
+                    if name.startswith("device-types/")]
+    assert {data["model"] for data in device_types} >= {"dgx-b200", "qm9700", "sn5600", "sn2201", "ddn-ai400x2"}
+    interfaces = {data["model"]: {item["name"]: item["type"] for item in data["interfaces"]} for data in device_types}
+    for data in device_types:
+        assert device_type_problems(data) == [], data["model"]
+        assert "other" not in interfaces[data["model"]].values(), data["model"]
+    type_of = {row["name"]: row["device_type"]
+               for row in csv.DictReader(io.StringIO(archive.read("csv/4-devices.csv").decode()))}
+    cables = list(csv.DictReader(io.StringIO(archive.read("csv/5-cables.csv").decode())))
+    assert len(cables) == sum(plan_cables(plan).values())
+    for cable in cables:
+        for side in ("a", "b"):
+            assert cable[f"side_{side}_name"] in interfaces[type_of[cable[f"side_{side}_device"]]]
+    assert interfaces["sn2201"]["mgmt"] == "1000base-t"
