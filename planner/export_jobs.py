@@ -43,8 +43,15 @@ def plan_cable_count(plan: Plan) -> int:
     return sum(link.count for fabric in (plan.fabrics or {}).values() for link in fabric.links)
 
 
+EXPORT_SLOWDOWN = {"ufm": 5}
+"""How many times longer than the streamed cabling plan a format takes per cable: the UFM
+workbook (XlsxWriter, about 7,000 rows a second against 35,000 on a busy 2-core machine;
+scripts/benchmark_handoff.py) runs as a job past a fifth of the threshold."""
+
+
 def export_runs_as_job(plan: Plan, export_format: str) -> bool:
-    return export_format in CABLE_SIZED_EXPORTS and plan_cable_count(plan) > settings.HEAVY_EXPORT_CABLES
+    cables = plan_cable_count(plan) * EXPORT_SLOWDOWN.get(export_format, 1)
+    return export_format in CABLE_SIZED_EXPORTS and cables > settings.HEAVY_EXPORT_CABLES
 
 
 def plan_export_job_enqueue(*, owner, export_format: str, scenario: Scenario | None = None,

@@ -85,7 +85,7 @@ EXPORT_DESCRIPTION = (
     "and bulk-import CSVs). Query `node_pattern` names the Slurm nodes: one run of # for the "
     "number, e.g. gpu#### (the default; in a URL, # is written %23). An unknown format, a bad node_pattern or a format the "
     "plan cannot give (ufm without an InfiniBand fabric) is 400, naming the field. "
-    "A cabling plan (or ufm, netbox file) of more cables than the server streams in a few seconds "
+    "A cabling plan or netbox bundle of more cables than the server streams in a few seconds (ufm: a fifth of them) "
     f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
     "background job instead: 202 with the job, whose `url` (also the Location header) gives its "
     "progress and, once done, a `download_url` (the CSV, zipped). Heavy exports of posted "

@@ -139,3 +139,14 @@ def test_dashboard_offers_the_hand_off_files_the_plan_can_give(client, user, sce
     html = client.get(reverse("workspace:scenario-detail", args=[ethernet.pk])).content.decode()
     assert f"/api/v1/scenarios/{ethernet.pk}/export.netbox\"" in html
     assert f"/api/v1/scenarios/{ethernet.pk}/export.ufm\"" not in html
+
+
+def test_the_ufm_workbook_goes_to_a_job_at_a_fifth_of_the_cabling_threshold(user_api, scenario_4su, settings,
+                                                                            tmp_path):
+    """2,048 cables: the UFM workbook writes a cable five times slower than the cabling plan streams."""
+    settings.JOBS_DIR = tmp_path / "jobs"
+    settings.HEAVY_EXPORT_CABLES = 2048 * 5 - 1
+    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.ufm").status_code == 202
+    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.netbox").status_code == 200
+    settings.HEAVY_EXPORT_CABLES = 2048 * 5
+    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.ufm").status_code == 200
