@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fabric.solver.cabling import _Cabling
+from fabric.solver.cabling import PlanCabling
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot
@@ -30,14 +30,14 @@ class Device:
     fabric: str = ""
 
 
-def plan_cabling(plan: Any, catalog: "CatalogSnapshot") -> _Cabling:
+def plan_cabling(plan: Any, catalog: "CatalogSnapshot") -> PlanCabling:
     """The cabling plan's placement of the plan's devices (the catalog with the plan's own parts)."""
     if getattr(plan, "inputs", None) is not None:
         catalog = catalog.with_components(plan.inputs)
-    return _Cabling(plan, catalog)
+    return PlanCabling(plan, catalog)
 
 
-def plan_devices(plan: Any, catalog: "CatalogSnapshot", cabling: _Cabling | None = None) -> Iterator[Device]:
+def plan_devices(plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None) -> Iterator[Device]:
     """The plan's devices, systems first, then each fabric's switches tier by tier and plane by
     plane, storage systems, servers and PDUs."""
     cabling = cabling or plan_cabling(plan, catalog)
