@@ -1,5 +1,6 @@
-"""Exports of a plan: the JSON plan, the bill of materials as CSV, a workbook for people, and
-the point-to-point cabling plan.
+"""Exports of a plan: the JSON plan, the bill of materials as CSV, a workbook for people, the
+point-to-point cabling plan, and the hand-off files (`handoff/`: Slurm topology, UFM
+point-to-point workbook, NetBox bundle).
 
 All exports but the cabling plan are made from the plan's plain data (`Plan.to_dict()`), so every
 section a step adds to the plan appears in the workbook without changes here. The cabling plan
@@ -19,6 +20,15 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from handoff.formats import (
+    handoff_available,
+    handoff_check,
+    netbox_bundle,
+    slurm_block_conf,
+    slurm_topology_conf,
+    slurm_topology_yaml,
+    ufm_workbook,
+)
 from planner.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
@@ -242,7 +252,20 @@ STREAMED_EXPORTS = {
     "cabling": (plan_export_cabling_lines, "text/csv; charset=utf-8", "cabling.csv"),
 }
 """Exports made from the `Plan` line by line, for a streaming response."""
-EXPORT_FORMATS = (*EXPORTS, *STREAMED_EXPORTS)
+HANDOFF_EXPORTS = {
+    "slurm": (slurm_topology_conf, "text/plain; charset=utf-8", "topology.conf"),
+    "slurm-block": (slurm_block_conf, "text/plain; charset=utf-8", "block-topology.conf"),
+    "slurm-yaml": (slurm_topology_yaml, "application/yaml; charset=utf-8", "topology.yaml"),
+    "ufm": (ufm_workbook, XLSX_CONTENT_TYPE, "ufm-p2p.xlsx"),
+    "netbox": (netbox_bundle, "application/zip", "netbox.zip"),
+}
+"""Exports made whole from the `Plan` and its catalog (handoff/formats.py)."""
+NODE_PATTERN_EXPORTS = frozenset({"slurm", "slurm-block", "slurm-yaml", "netbox"})
+"""Exports that name the Slurm nodes (`node_pattern`)."""
+CABLE_SIZED_EXPORTS = frozenset({*STREAMED_EXPORTS, "ufm", "netbox"})
+"""Exports that grow with the cables: a background job past `settings.HEAVY_EXPORT_CABLES`."""
+BINARY_EXPORTS = frozenset({"xlsx", "ufm", "netbox"})
+EXPORT_FORMATS = (*EXPORTS, *STREAMED_EXPORTS, *HANDOFF_EXPORTS)
 
 
 def check_export_format(export_format: str) -> None:
@@ -270,3 +293,45 @@ def plan_export_lines(
         raise ValueError(f"{export_format} is not streamed: use plan_export")
     make, content_type, suffix = STREAMED_EXPORTS[export_format]
     return make(plan, catalog), content_type, suffix
+
+
+def plan_export_of(
+    plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None, node_pattern: str | None = None
+) -> tuple[bytes, str, str]:
+    """A whole (not streamed) export of the `Plan`: its bytes, content type and file name suffix.
+    `node_pattern` names the Slurm nodes (`gpu####`) in the formats that list them."""
+    check_export_format(export_format)
+    if export_format not in HANDOFF_EXPORTS:
+        return plan_export(plan.to_dict(), export_format)
+    if catalog is None:
+        from planner.catalog import catalog_snapshot
+
+        catalog = catalog_snapshot()
+    make, content_type, suffix = HANDOFF_EXPORTS[export_format]
+    content = make(plan, catalog, node_pattern) if export_format in NODE_PATTERN_EXPORTS else make(plan, catalog)
+    return content, content_type, suffix
+
+
+def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None,
+                 node_pattern: str | None = None) -> None:
+    """Raise, naming the field, when the plan cannot give this export (a bad format or node
+    pattern, a UFM file without InfiniBand, ...), before any work is queued for it."""
+    check_export_format(export_format)
+    if export_format in HANDOFF_EXPORTS:
+        if catalog is None:
+            from planner.catalog import catalog_snapshot
+
+            catalog = catalog_snapshot()
+        handoff_check(plan, catalog, export_format, node_pattern)
+
+
+def export_available(plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None) -> bool:
+    """Whether the plan has what the format needs (a hand-off file may not apply: a UFM file to a
+    plan without InfiniBand, blocks to a system without NVLink domains across nodes)."""
+    if export_format not in HANDOFF_EXPORTS:
+        return export_format in EXPORT_FORMATS
+    if catalog is None:
+        from planner.catalog import catalog_snapshot
+
+        catalog = catalog_snapshot()
+    return handoff_available(plan, catalog, export_format)

@@ -21,6 +21,7 @@ from planner.diff import document_changes
 from planner.editor import ScenarioEditor, document_as_yaml
 from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
+from planner.exports import export_available
 from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,
@@ -52,6 +53,11 @@ EXPORT_LABELS = {
     "xlsx": "Workbook (XLSX)",
     "cabling": "Cabling plan (CSV)",
     "cabling.csv": "Cabling plan (CSV)",
+    "slurm": "Slurm topology.conf (tree)",
+    "slurm-block": "Slurm topology.conf (blocks)",
+    "slurm-yaml": "Slurm topology.yaml",
+    "ufm": "UFM point-to-point (XLSX)",
+    "netbox": "NetBox bundle (ZIP)",
 }
 """Exports of the API, linked from the dashboard once the API serves them (the JSON plan has
 its own download here)."""
@@ -388,7 +394,7 @@ def _api_exports(scenario, plan) -> list[tuple[str, str, bool]]:
     with whether it runs as a background job (a button that starts it, not a download)."""
     links = []
     for export_format in API_EXPORT_FORMATS:
-        if export_format == "json":
+        if export_format == "json" or not export_available(plan, export_format):
             continue
         url = f"/api/v1/scenarios/{scenario.pk}/export.{export_format}"
         try:

@@ -182,13 +182,18 @@ MIX: dict[str, tuple[int, Send]] = {
 }
 
 
-async def run_user(user: User, options, deadline: float, samples: list[Sample]) -> None:
+async def run_user(
+    user: User, options, deadline: float, samples: list[Sample], unsent: list[str]
+) -> None:
+    """Sends requests until the deadline, and past it until every kind has been sent once: first
+    the kinds no user has sent yet (`unsent`, shared by the users), so a short run on a busy
+    machine still measures every kind; then by weight."""
     kinds = list(MIX)
     weights = [weight for weight, _ in MIX.values()]
     # People arrive over the first think time rather than all in the same millisecond.
     await asyncio.sleep(user.rng.uniform(0, options.think_max))
-    while time.monotonic() < deadline:
-        kind = user.rng.choices(kinds, weights)[0]
+    while unsent or time.monotonic() < deadline:
+        kind = unsent.pop() if unsent else user.rng.choices(kinds, weights)[0]
         start = time.perf_counter()
         try:
             response = await MIX[kind][1](user, options)
@@ -415,9 +420,10 @@ async def load(url: str, accounts: list[Account], options, server: "OwnServer | 
         server_cpu_s = server.cpu_s() if server else None
         client_cpu_s = time.process_time()
         start = time.monotonic()
+        unsent = list(MIX)
         try:
             await asyncio.gather(
-                *(run_user(user, options, start + options.duration, samples) for user in users)
+                *(run_user(user, options, start + options.duration, samples, unsent) for user in users)
             )
         finally:
             for user in users:

@@ -123,8 +123,9 @@ FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 MANAGEMENT_PORT = "mgmt"
 
 
-class _Cabling:
-    """One plan's devices, fabrics and lengths, for `cabling_rows`."""
+class PlanCabling:
+    """One plan's devices, fabrics and lengths: the cabling plan's rows (`cabling_rows`) and the
+    hand-off files' devices (handoff/solver/devices.py)."""
 
     def __init__(self, plan: Any, catalog: "CatalogSnapshot") -> None:
         self.plan = plan
@@ -499,4 +500,4 @@ def cabling_rows(plan: Any, catalog: "CatalogSnapshot") -> Iterator[tuple]:
     are empty ("") where the racks do not say.
     """
     if plan.fabrics:
-        yield from _Cabling(plan, catalog).rows()
+        yield from PlanCabling(plan, catalog).rows()

@@ -5,7 +5,7 @@ with its cables, modules and optics power added up from the rows (`cabling_links
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from fabric.solver.cabling import _Cabling
+from fabric.solver.cabling import PlanCabling
 from fabric.solver.cabling_links import count_fabric, fabric_segments, sampled_optics_w
 from fabric.solver.figures import W_PER_KW
 from fabric.solver.results import CableCount, FabricResult, PartQuantity
@@ -32,7 +32,7 @@ def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricRe
     one module per cage the rows' ends use; media and lengths as measured."""
     if not plan.fabrics:
         return {}
-    cabling = _Cabling(plan, catalog)
+    cabling = PlanCabling(plan, catalog)
     counted = {}
     for fabric in cabling.fabrics:
         total = count_fabric(cabling, fabric_segments(cabling, fabric))
@@ -69,7 +69,7 @@ def estimated_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, Fabric
     the cables are counted where they stand. Their other figures are the fabric engine's."""
     if not plan.fabrics:
         return {}
-    cabling = _Cabling(plan, catalog)
+    cabling = PlanCabling(plan, catalog)
     estimated = {}
     for fabric in cabling.fabrics:
         watts = sampled_optics_w(cabling, fabric_segments(cabling, fabric))

@@ -27,9 +27,11 @@ from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_expor
 from planner.exports import (
     EXPORT_FORMATS,
     EXPORTS,
+    HANDOFF_EXPORTS,
     STREAMED_EXPORTS,
-    plan_export,
+    check_export,
     plan_export_lines,
+    plan_export_of,
 )
 from planner.models import Scenario, Server, System
 from planner.security import AnonymousPlanThrottle
@@ -76,8 +78,15 @@ class PlanView(APIView):
 EXPORT_DESCRIPTION = (
     f"Formats: {', '.join(EXPORT_FORMATS)} (json: the plan; csv: the bill of materials; xlsx: a "
     "workbook with the summary, BOM, every plan section and the inputs; cabling: the "
-    "point-to-point cabling plan as CSV, one row per cable, streamed). An unknown format is 400. "
-    "A cabling plan of more cables than the server streams in a few seconds "
+    "point-to-point cabling plan as CSV, one row per cable, streamed; slurm: Slurm's topology.conf "
+    "for topology/tree; slurm-block: topology.conf for topology/block, one block per NVLink domain "
+    "of a rack-scale system; slurm-yaml: Slurm's topology.yaml; ufm: the UFM Cable Validation "
+    "Tool's point-to-point workbook, a sheet per InfiniBand fabric; netbox: a zip of device types "
+    "and bulk-import CSVs). Query `node_pattern` names the Slurm nodes: one run of # for the "
+    "number, e.g. gpu#### (the default; in a URL, # is written %23). An unknown format, a bad "
+    "node_pattern or a format the plan cannot give (ufm without an InfiniBand fabric) is 400, "
+    "naming the field. A cabling plan or netbox bundle of more cables than the server streams "
+    "in a few seconds (ufm: a fifth of them) "
     f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
     "background job instead: 202 with the job, whose `url` (also the Location header) gives its "
     "progress and, once done, a `download_url` (the CSV, zipped). Heavy exports of posted "
@@ -86,10 +95,15 @@ EXPORT_DESCRIPTION = (
 EXPORT_FORMAT = OpenApiParameter(
     "export_format", str, OpenApiParameter.PATH, enum=EXPORT_FORMATS, description="The file format."
 )
+NODE_PATTERN = OpenApiParameter(
+    "node_pattern", str, OpenApiParameter.QUERY, required=False,
+    description="Slurm node names: one run of # for the zero-padded number (default gpu####; "
+    "written gpu%23%23%23%23 in a URL).",
+)
 EXPORT_RESPONSES = {
     **{
         (200, content_type.split(";")[0]): PLAN if content_type == "application/json" else OpenApiTypes.BINARY
-        for _, content_type, _ in (*EXPORTS.values(), *STREAMED_EXPORTS.values())
+        for _, content_type, _ in (*EXPORTS.values(), *STREAMED_EXPORTS.values(), *HANDOFF_EXPORTS.values())
     },
     202: JobSerializer,
     **error_responses(400, 422, 429),
@@ -98,20 +112,23 @@ EXPORT_RESPONSES = {
 
 def export_response(request, plan, export_format: str, *, scenario=None, document=None):
     """The export, streamed or whole; or, for a heavy one, the job that makes it (202)."""
+    node_pattern = request.query_params.get("node_pattern")
+    check_export(plan, export_format, node_pattern=node_pattern)
     if export_runs_as_job(plan, export_format):
-        return _export_job(request, plan, export_format, scenario=scenario, document=document)
+        return _export_job(request, plan, export_format, scenario=scenario, document=document,
+                           node_pattern=node_pattern)
     if export_format in STREAMED_EXPORTS:
         lines, content_type, suffix = plan_export_lines(plan, export_format)
         response = StreamingHttpResponse(lines, content_type=content_type)
     else:
-        content, content_type, suffix = plan_export(plan.to_dict(), export_format)
+        content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=node_pattern)
         response = HttpResponse(content, content_type=content_type)
     filename = f"{slugify(plan.name) or 'plan'}.{suffix}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def _export_job(request, plan, export_format, *, scenario, document):
+def _export_job(request, plan, export_format, *, scenario, document, node_pattern=None):
     if not request.user.is_authenticated:
         raise InfeasibleError.at(
             "format",
@@ -121,7 +138,8 @@ def _export_job(request, plan, export_format, *, scenario, document):
         )
     try:
         job = plan_export_job_enqueue(
-            owner=request.user, export_format=export_format, scenario=scenario, document=document
+            owner=request.user, export_format=export_format, scenario=scenario, document=document,
+            node_pattern=node_pattern,
         )
     except TooManyJobs as error:
         raise TooManyJobsError(str(error)) from None
@@ -135,7 +153,7 @@ class PlanExportView(APIView):
     throttle_classes = [AnonymousPlanThrottle]
     parser_classes = PlanView.parser_classes
 
-    @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT],
+    @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT, NODE_PATTERN],
                    responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
         plan = plan_document(request.data)
@@ -145,7 +163,7 @@ class PlanExportView(APIView):
 class ScenarioExportView(APIView):
     """Download the plan of a saved scenario's current revision in one format."""
 
-    @extend_schema(parameters=[EXPORT_FORMAT], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
+    @extend_schema(parameters=[EXPORT_FORMAT, NODE_PATTERN], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
     def get(self, request, pk, export_format):
         scenario = scenario_get(owner=request.user, pk=pk)
         return export_response(request, scenario_plan(scenario=scenario), export_format, scenario=scenario)

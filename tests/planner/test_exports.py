@@ -63,7 +63,8 @@ def test_workbook_has_a_sheet_per_section_and_the_bom_total(plan):
 def test_unknown_format_is_a_field_error(plan):
     with pytest.raises(ScenarioError) as caught:
         plan_export(plan, "pdf")
-    assert caught.value.as_dict() == {"format": ["must be one of: json, csv, xlsx, cabling"]}
+    assert caught.value.as_dict() == {"format": [
+        "must be one of: json, csv, xlsx, cabling, slurm, slurm-block, slurm-yaml, ufm, netbox"]}
 
 
 H100_4SU_FABRIC = {**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}}}

@@ -4,31 +4,44 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from planner.exports import EXPORT_FORMATS, STREAMED_EXPORTS, plan_export, plan_export_lines
+from planner.exports import (
+    BINARY_EXPORTS,
+    EXPORT_FORMATS,
+    STREAMED_EXPORTS,
+    plan_export_lines,
+    plan_export_of,
+)
 from planner.services import plan_document
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from planner.solver.errors import ScenarioError
 
 EXIT_BAD_SCENARIO = 2
+BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm": "a UFM point-to-point workbook", "netbox": "a NetBox bundle (zip)"}
 
 
 class Command(BaseCommand):
     help = (
         "Plan a scenario document (JSON or YAML). Prints the plan (json), the bill of materials "
-        "(csv), the point-to-point cabling plan (cabling, CSV written line by line) or writes a "
-        "workbook (xlsx, with --output); or prints one line per bad field on stderr and exits "
-        "with status 2."
+        "(csv), the point-to-point cabling plan (cabling, CSV written line by line), Slurm's topology "
+        "(slurm: topology.conf for topology/tree; slurm-block: for topology/block; slurm-yaml: "
+        "topology.yaml) or writes a workbook (xlsx), the UFM point-to-point workbook (ufm) or a NetBox "
+        "bundle (netbox, a zip), these three with --output; or prints one line per bad field on "
+        "stderr and exits with status 2."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("scenario_file", help="Scenario document, JSON or YAML ('-' for stdin).")
         parser.add_argument("--format", choices=list(EXPORT_FORMATS), default="json", help="Output format.")
         parser.add_argument("--output", help="Write to this file instead of standard output.")
+        parser.add_argument(
+            "--node-pattern", dest="node_pattern",
+            help="Slurm node names: one run of # for the zero-padded number (default gpu####).",
+        )
 
-    def handle(self, *args, scenario_file, output, format, **options):
+    def handle(self, *args, scenario_file, output, format, node_pattern=None, **options):
         try:
-            if format == "xlsx" and not output:
-                raise ScenarioError.at("--output", "an xlsx workbook is binary: name the file to write")
+            if format in BINARY_EXPORTS and not output:
+                raise ScenarioError.at("--output", f"{BINARY_NAMES[format]} is binary: name the file to write")
             plan = plan_document(parse_document(*_read(scenario_file)))
             if format in STREAMED_EXPORTS:
                 lines, _, _ = plan_export_lines(plan, format)
@@ -37,7 +50,7 @@ class Command(BaseCommand):
                 else:
                     self._stream(lines)
                 return
-            content, _, _ = plan_export(plan.to_dict(), format)
+            content, _, _ = plan_export_of(plan, format, node_pattern=node_pattern)
             if output:
                 _write(output, content)
             else:

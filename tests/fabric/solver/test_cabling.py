@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from fabric.solver.cabling import CABLING_COLUMNS, _Cabling, cabling_rows
+from fabric.solver.cabling import CABLING_COLUMNS, PlanCabling, cabling_rows
 from fabric.solver.cabling_links import SAMPLE_LINKS, count_fabric, fabric_segments, sampled_optics_w
 from planner.solver.pipeline import plan_scenario
 
@@ -477,7 +477,7 @@ def test_rack_numbers_and_positions_are_the_floor_layouts(catalog):
 
 
 def optics_w_counted_and_sampled(plan, catalog, sample_links=SAMPLE_LINKS):
-    cabling = _Cabling(plan, catalog)
+    cabling = PlanCabling(plan, catalog)
     for fabric in cabling.fabrics:
         segments = fabric_segments(cabling, fabric)
         yield fabric.name, count_fabric(cabling, segments).optics_w, sampled_optics_w(cabling, segments, sample_links)

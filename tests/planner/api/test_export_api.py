@@ -37,7 +37,8 @@ def test_posted_document_exports(api):
 def test_unknown_format_is_400_naming_format(user_api):
     response = user_api.post("/api/v1/plan/export.pdf", DOCUMENT, format="json")
     assert response.status_code == 400
-    assert response.json() == {"errors": {"format": ["must be one of: json, csv, xlsx, cabling"]}}
+    assert response.json() == {"errors": {"format": [
+        "must be one of: json, csv, xlsx, cabling, slurm, slurm-block, slurm-yaml, ufm, netbox"]}}
 
 
 CABLED = {**DOCUMENT, "fabrics": {"compute": {"switch": "qm9700"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}}}

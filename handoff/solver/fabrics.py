@@ -1,0 +1,23 @@
+"""Which of the plan's fabrics are InfiniBand (their switches' technology in the catalog)."""
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
+
+INFINIBAND = "infiniband"
+
+
+def fabric_technologies(plan: Any, catalog: "CatalogSnapshot") -> dict[str, str]:
+    """Fabric name -> technology of its switches (`ethernet`, `infiniband`)."""
+    if getattr(plan, "inputs", None) is not None:
+        catalog = catalog.with_components(plan.inputs)
+    technologies = {}
+    for name, fabric in (plan.fabrics or {}).items():
+        switch = catalog.switches.get(fabric.switch)
+        technologies[name] = getattr(switch, "technology", "ethernet") if switch is not None else "ethernet"
+    return technologies
+
+
+def infiniband_fabrics(plan: Any, catalog: "CatalogSnapshot") -> list[str]:
+    return [name for name, technology in fabric_technologies(plan, catalog).items() if technology == INFINIBAND]
