@@ -11,6 +11,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.catalog import catalog_snapshot
 from planner.services import scenario_create
+from tests.browser.test_accessibility import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -132,3 +133,14 @@ def test_a_warnings_section_link_opens_its_section(signed_in, live_server, archi
     assert "Floor load limit (kg/m²)" in link.locator("xpath=..").inner_text(), (
         "a field by its words"
     )
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_open_sections_have_no_serious_accessibility_violation(plan_page, width):
+    page, url = plan_page
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(url)
+    page.evaluate(OPEN_ALL)
+    page.locator("#plan-fabrics .js-plotly-plot").first.wait_for()
+    violations = axe_violations(page)
+    assert not violations, "\n".join(violations)
