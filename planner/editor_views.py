@@ -113,6 +113,11 @@ def _editor(request, scenario):
             document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
         except ScenarioError as error:
             return _unreadable_form(error)
+    action = ScenarioEditor.row_action(request.POST) if yaml_text is None else ""
+    if action:
+        # A row added or removed by a page without script: the form again, not saved.
+        editor = ScenarioEditor(document, catalog, input_errors, focus=action)
+        return _editor_page(request, editor, scenario, base_revision=posted_revision(request.POST))
     if input_errors:
         _, errors = plan_or_errors(document, catalog)
         return _editor_page(
