@@ -65,6 +65,7 @@ SLUG_IN_HELP = re.compile(
     r"(?P<aside> \([^)]*\))?(?=[.;,]? used |[.;]| for |$)"
 )
 API_IN_HELP = re.compile(r",?\s*/api/[^\s),]*")
+OTHER_SLUG = re.compile(r"\bcatalog slug\b")
 
 
 def help_in_form(text: str) -> str:
@@ -77,7 +78,7 @@ def help_in_form(text: str) -> str:
         source = " from the catalog" if aside else " (from the catalog)"
         return f"{article} {match['thing']}{source}{aside}"
 
-    return SLUG_IN_HELP.sub(replace, text)
+    return OTHER_SLUG.sub("catalog part", SLUG_IN_HELP.sub(replace, text))
 
 
 def part_attribute(part: Any, name: str, default: Any = None) -> Any:

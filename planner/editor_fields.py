@@ -102,6 +102,11 @@ class EditorField:
         return dom_id("f", self.path)
 
     @property
+    def key(self) -> str:
+        """The last key of the path (`scheme` of `storage.tiers.0.protection.scheme`)."""
+        return self.path.rsplit(".", 1)[-1]
+
+    @property
     def error_id(self) -> str:
         return dom_id("err", self.path)
 

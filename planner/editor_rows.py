@@ -51,6 +51,7 @@ ROW_LABELS = {
     "compute.nics[].count": "Ports",
     "components.systems[].nics[].gbps": "Rate",
     "compute.nics[].gbps": "Rate",
+    "components.systems[].gpu_tdp_w": "GPU TDP",
 }
 """Labels of row inputs whose key alone reads badly there."""
 
@@ -65,6 +66,12 @@ CHOICE_LABELS = {
     "components.systems[].nics[].role": NIC_ROLES,
 }
 """Words of a row input's choices where the key's words are not what architects say."""
+
+ROW_HELP = {
+    "compute.nics[].role": "The network these ports connect to.",
+    "components.systems[].nics[].role": "The network these ports connect to.",
+}
+"""Help of a row input where the spec's names the choices by their keys."""
 
 SOURCE_FIELDS = ("vendor", "source_url", "source_date", "confidence", "notes")
 """Fields of an inline part that say where its figures come from: folded under the others."""
@@ -198,6 +205,7 @@ def _row(spot: ListField, index: int | str, number: int, item: Any, catalog_kind
         relative = editor_field.path.removeprefix(path + ".")
         general = general_path(editor_field.path)
         editor_field.label = ROW_LABELS.get(general, editor_field.label)
+        editor_field.help = ROW_HELP.get(general, editor_field.help)
         if general in CHOICE_LABELS:
             words = CHOICE_LABELS[general]
             editor_field.choices = [(value, words.get(value, text)) for value, text in editor_field.choices]
