@@ -30,8 +30,9 @@ from planner.editor_fields import (
 )
 from planner.editor_paths import form_path, path_get, path_pop, path_set
 from planner.editor_post import apply_posted, posted_rows, read_or_keep, row_action
-from planner.editor_rows import EditorRow, RowList, row_list
+from planner.editor_rows import EditorRow, RowList, nics_in_words, row_list
 from planner.editor_values import convert_text, display_value, scalar_kinds
+from planner.solver.compute import NICS_PATH
 from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, ScenarioError
 from planner.words import choice_label
@@ -78,6 +79,7 @@ class ScenarioEditor:
                 row_list(spot, path_get(self.document, spot.path), self.catalog_kinds, self._fill_value)
                 for spot in section.lists
             ]
+        self._note_system_nics()
         self._focus(focus)
         self.assign_errors(errors or {})
 
@@ -184,6 +186,14 @@ class ScenarioEditor:
                     )
                 )
         return groups
+
+    def _note_system_nics(self) -> None:
+        """The NIC overrides say what the chosen system has of its own."""
+        system = self._parts("systems").get(path_get(self.document, "compute.system"))
+        for item in self.all_row_lists():
+            if item.path == NICS_PATH and system is not None:
+                name = part_attribute(system, "name") or part_attribute(system, "slug")
+                item.note = nics_in_words(name, part_attribute(system, "nics"))
 
     def _focus(self, path: str) -> None:
         lists = {item.path: item for item in self.all_row_lists()}

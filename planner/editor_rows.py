@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from planner.editor_choices import help_in_form
-from planner.editor_fields import EditorField, ListField, humanize, item_fields
+from planner.editor_choices import help_in_form, part_attribute
+from planner.editor_fields import EditorField, ListField, humanize, in_sentence, item_fields
 from planner.editor_paths import dom_id, general_path, path_get
 from planner.words import in_words
 
@@ -52,6 +52,10 @@ ROW_LABELS = {
     "components.systems[].nics[].gbps": "Rate",
     "compute.nics[].gbps": "Rate",
     "components.systems[].gpu_tdp_w": "GPU TDP",
+    "storage.tiers[].protection.scheme": "Protection",
+    "storage.tiers[].protection.copies": "Copies",
+    "storage.tiers[].protection.data_shards": "Data shards",
+    "storage.tiers[].protection.parity_shards": "Parity shards",
 }
 """Labels of row inputs whose key alone reads badly there."""
 
@@ -139,6 +143,8 @@ class RowList:
     errors: list[str] = field(default_factory=list)
     focus: bool = False
     """Put the cursor on the add button (the page came back after a row was removed)."""
+    note: str = ""
+    """What the rows change, in words (the chosen system's own NICs, for the NIC overrides)."""
 
     @property
     def anchor(self) -> str:
@@ -183,6 +189,19 @@ def row_list(spot: ListField, items: Any, catalog_kinds: set[str], fill: Fill, d
     rows_of.template = _row(spot, NEW_ROW.format(depth=depth), len(rows_of.rows) + 1, MISSING, catalog_kinds,
                             fill, depth)
     return rows_of
+
+
+def nics_in_words(system_name: str, nics: Any) -> str:
+    """A system's own NICs, for the note of the NIC overrides: "NVIDIA DGX H100 as in the
+    catalog: 8 × 400 Gb/s GPU back-end (compute), 2 × 400 Gb/s storage"."""
+    ports = []
+    for nic in nics or ():
+        count, gbps, role = (part_attribute(nic, key) for key in ("count", "gbps", "role"))
+        if isinstance(count, int) and isinstance(gbps, (int, float)):
+            ports.append(f"{count} × {gbps:,g} Gb/s {in_sentence(NIC_ROLES.get(role, str(role)))}")
+    if not ports:
+        return f"{system_name} has no NICs of its own."
+    return f"{system_name} as in the catalog: {', '.join(ports)}."
 
 
 def list_names(path: str) -> tuple[str, str]:
