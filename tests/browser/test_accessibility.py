@@ -1,0 +1,72 @@
+"""axe-core (from the npm registry, installed by scripts/test) on the pages an architect works
+in: no serious or critical accessibility violation on the list, the editor (new and with a
+refused value), the plan and the comparison, on a desktop and on a phone."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from planner.services import scenario_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+AXE = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = {"serious", "critical"}
+WIDTHS = {"desktop": 1440, "phone": 390}
+
+
+def axe_violations(page) -> list[str]:
+    """Each serious or critical violation, with the elements it was found on."""
+    assert AXE.exists(), f"{AXE} is missing: scripts/test installs it with npm ci"
+    # Evaluated through the DevTools protocol: the pages' Content-Security-Policy forbids inline scripts.
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} at "
+        + ", ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
+        for violation in result["violations"]
+        if violation["impact"] in BLOCKING
+    ]
+
+
+@pytest.fixture
+def two_scenarios(architect):
+    design = {"racks": {"power_budget_kw": 41}, "fabrics": {"compute": {"switch": "qm9700"}}}
+    return [
+        scenario_create(owner=architect, document={"name": name, "compute": {"system": "dgx-h100", "gpus": gpus}, **design})
+        for name, gpus in (("Pilot", 128), ("Cluster", 1024))
+    ]
+
+
+def pages(scenarios) -> dict[str, str]:
+    first, second = scenarios
+    return {
+        "list": "/scenarios/",
+        "new scenario": "/scenarios/new/",
+        "editor": f"/scenarios/{first.pk}/edit/",
+        "plan": f"/scenarios/{second.pk}/",
+        "compare": f"/compare/?ids={second.pk}&ids={first.pk}&ref={first.pk}",
+    }
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_no_serious_or_critical_violations(signed_in, live_server, two_scenarios, device):
+    page = signed_in
+    page.set_viewport_size({"width": WIDTHS[device], "height": 900})
+    found = {}
+    for name, path in pages(two_scenarios).items():
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        found[name] = axe_violations(page)
+    assert not any(found.values()), "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
+
+
+def test_no_serious_or_critical_violations_with_a_refused_value(signed_in, live_server, two_scenarios):
+    page = signed_in
+    page.goto(f"{live_server.url}/scenarios/{two_scenarios[0].pk}/edit/")
+    page.fill('[name="compute.gpus"]', "-8")
+    page.click("button[type=submit]:has-text('Save revision 2')")
+    page.wait_for_selector("#err-compute-gpus:has-text('must be a positive whole number')")
+    violations = axe_violations(page)
+    assert not violations, "\n".join(violations)
