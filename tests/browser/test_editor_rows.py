@@ -12,6 +12,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.models import Scenario
 from tests.browser.conftest import PASSWORD
+from tests.browser.test_accessibility import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,6 +79,8 @@ def test_a_new_scenario_with_two_storage_tiers_and_a_nic_override(signed_in, liv
     expect(page.locator('#preview .key-figure[data-key="gpus"] .value')).to_have_text("1,024")
     expect(status).to_have_text("")
     shot(page, f"tiers-{width}", page.locator("#section-storage"))
+    violations = axe_violations(page)
+    assert not violations, "\n".join(violations)
     page.click("button[type=submit]:has-text('Create scenario')")
     page.wait_for_selector(f"h1:has-text('Tiers and HCAs ({width})')")
 
