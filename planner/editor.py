@@ -14,24 +14,17 @@ import copy
 import dataclasses
 import functools
 import json
-from typing import Any, get_args
+from typing import Any
 
 import yaml
 
 from planner.editor_choices import part_attribute, part_label
-from planner.editor_fields import (
-    ROW_KEY,
-    ROW_VALUE,
-    EditorField,
-    PriceRow,
-    humanize,
-    price_rows,
-    walk_spec,
-)
+from planner.editor_fields import EditorField, PriceRow, price_rows, walk_spec
+from planner.editor_labels import humanize
 from planner.editor_paths import form_path, path_get, path_pop, path_set
-from planner.editor_post import apply_posted, posted_rows, read_or_keep, row_action
-from planner.editor_rows import EditorRow, RowList, nics_in_words, row_list
-from planner.editor_values import convert_text, display_value, scalar_kinds
+from planner.editor_post import apply_posted, apply_price_rows, posted_rows, row_action
+from planner.editor_rows import SUMMARY_SEPARATOR, ErrorLink, nics_in_words, row_list
+from planner.editor_values import display_value, scalar_kinds
 from planner.solver.compute import NICS_PATH
 from planner.solver.documents import parse_document
 from planner.solver.errors import DOCUMENT_PATH, ScenarioError
@@ -39,18 +32,8 @@ from planner.words import choice_label
 
 HIDDEN_DOCUMENT_FIELD = "document"
 """The form's hidden field that carries the document as it was, with the keys no field shows."""
-SUMMARY_SEPARATOR = " › "
 CHOOSE = "— choose —"
 """The blank choice of a required catalog picker that has no value yet (a new row)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class ErrorLink:
-    """One error of the form as the banner lists it: where, what, and the anchor of its input."""
-
-    where: str
-    message: str
-    anchor: str
 
 
 class ScenarioEditor:
@@ -273,7 +256,7 @@ class ScenarioEditor:
                 or (section.optional and section.included)
                 or bool(section.errors)
                 or any(item.errors or any(row.errors for row in item.rows) for item in section.fields)
-                or any(_has_errors(item) or item.rows or item.focus for item in section.row_lists)
+                or any(item.has_errors or item.rows or item.focus for item in section.row_lists)
             )
 
     def _row_for(self, editor_field: EditorField, path: str) -> PriceRow | None:
@@ -318,7 +301,7 @@ class ScenarioEditor:
                         for message in row.errors
                     )
             for item in section.row_lists:
-                links.extend(_list_links(item, section.title))
+                links.extend(item.error_links(section.title))
         return links
 
     @property
@@ -330,7 +313,7 @@ class ScenarioEditor:
                 for item in section.fields
             )
             or any(section.errors for section in self.sections)
-            or any(_has_errors(item) for section in self.sections for item in section.row_lists)
+            or any(item.has_errors for section in self.sections for item in section.row_lists)
         )
 
     def document_json(self) -> str:
@@ -378,7 +361,7 @@ class ScenarioEditor:
                     )
             for editor_field in section.fields:
                 if editor_field.widget == "rows":
-                    _apply_price_rows(document, editor_field, data, input_errors)
+                    apply_price_rows(document, editor_field, data, input_errors)
                 else:
                     apply_posted(document, base, editor_field.path, editor_field, data, input_errors,
                                  editor_field.path)
@@ -405,54 +388,6 @@ class ScenarioEditor:
 
 def _within(path: str, parent: str) -> bool:
     return path == parent or path.startswith((parent + ".", parent + "["))
-
-
-def _has_errors(row_list_: RowList) -> bool:
-    return bool(row_list_.errors) or any(
-        row.errors or any(item.errors for item in [*row.fields, *row.source_fields])
-        or any(_has_errors(inner) for inner in row.lists)
-        for row in row_list_.rows
-    )
-
-
-def _list_links(row_list_: RowList, where: str) -> list[ErrorLink]:
-    """The banner's links to the errors of a list, its rows and their inputs."""
-    where = f"{where}{SUMMARY_SEPARATOR}{row_list_.title}"
-    links = [ErrorLink(where, message, row_list_.anchor) for message in row_list_.errors]
-    for row in row_list_.rows:
-        links.extend(_row_links(row, where))
-    return links
-
-
-def _row_links(row: EditorRow, where: str) -> list[ErrorLink]:
-    where = f"{where}{SUMMARY_SEPARATOR}{row.title}"
-    links = [ErrorLink(where, message, row.anchor) for message in row.errors]
-    for item in [*row.fields, *row.source_fields]:
-        links.extend(
-            ErrorLink(f"{where}{SUMMARY_SEPARATOR}{item.label}", message, item.input_id) for message in item.errors
-        )
-    for inner in row.lists:
-        links.extend(_list_links(inner, where))
-    return links
-
-
-def _apply_price_rows(document: dict, editor_field: EditorField, data, input_errors: dict[str, list[str]]) -> None:
-    path = editor_field.path
-    keys = data.getlist(path + ROW_KEY)
-    values = data.getlist(path + ROW_VALUE)
-    value_annotation = get_args(editor_field.annotation)[1]
-    mapping = {}
-    for key, value in zip(keys, values):
-        if key.strip():
-            mapping[key.strip()] = read_or_keep(
-                value,
-                lambda text: convert_text(text, value_annotation),
-                f"{path}.{key.strip()}",
-                input_errors,
-            )
-    path_pop(document, path)
-    if mapping:
-        path_set(document, path, mapping)
 
 
 def _load_json(text: str) -> dict:

@@ -15,9 +15,16 @@ row does not show are kept. The add and remove buttons of a page without script 
 import copy
 import dataclasses
 import re
-from typing import Any
+from typing import Any, get_args
 
-from planner.editor_fields import EditorField, ListField, item_fields, tuple_item
+from planner.editor_fields import (
+    ROW_KEY,
+    ROW_VALUE,
+    EditorField,
+    ListField,
+    item_fields,
+    tuple_item,
+)
 from planner.editor_paths import path_get, path_pop, path_set
 from planner.editor_values import convert_text
 from planner.form_input import InputError
@@ -70,6 +77,27 @@ def apply_posted(
     if value == default and same_kind and not had_key:
         return
     path_set(target, key, value)
+
+
+def apply_price_rows(document: dict, editor_field: EditorField, data, input_errors: dict[str, list[str]]) -> None:
+    """The price quotes' rows (part, unit price) into the document's mapping; a row without a
+    part is left out."""
+    path = editor_field.path
+    keys = data.getlist(path + ROW_KEY)
+    values = data.getlist(path + ROW_VALUE)
+    value_annotation = get_args(editor_field.annotation)[1]
+    mapping = {}
+    for key, value in zip(keys, values):
+        if key.strip():
+            mapping[key.strip()] = read_or_keep(
+                value,
+                lambda text: convert_text(text, value_annotation),
+                f"{path}.{key.strip()}",
+                input_errors,
+            )
+    path_pop(document, path)
+    if mapping:
+        path_set(document, path, mapping)
 
 
 def read_or_keep(text: str, read, path: str, input_errors: dict[str, list[str]]) -> Any:

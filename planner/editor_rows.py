@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.editor_choices import help_in_form, part_attribute
-from planner.editor_fields import EditorField, ListField, humanize, in_sentence, item_fields
+from planner.editor_fields import EditorField, ListField, item_fields
+from planner.editor_labels import humanize, in_sentence
 from planner.editor_paths import dom_id, general_path, path_get
 from planner.words import in_words
 
@@ -80,6 +81,18 @@ ROW_HELP = {
 SOURCE_FIELDS = ("vendor", "source_url", "source_date", "confidence", "notes")
 """Fields of an inline part that say where its figures come from: folded under the others."""
 
+SUMMARY_SEPARATOR = " › "
+
+
+@dataclass(frozen=True)
+class ErrorLink:
+    """One error of the form as the banner lists it: where, what, and the anchor of its input."""
+
+    where: str
+    message: str
+    anchor: str
+
+
 Fill = Callable[[EditorField, Any], None]
 """Puts a document value (or the field's default, when the document has none) into an input."""
 MISSING = object()
@@ -117,6 +130,24 @@ class EditorRow:
     @property
     def error_id(self) -> str:
         return dom_id("err-row", self.path)
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.errors) or any(item.errors for item in [*self.fields, *self.source_fields]) or any(
+            inner.has_errors for inner in self.lists
+        )
+
+    def error_links(self, where: str) -> list[ErrorLink]:
+        """The banner's links to the errors of this row, its inputs and its lists."""
+        where = f"{where}{SUMMARY_SEPARATOR}{self.title}"
+        links = [ErrorLink(where, message, self.anchor) for message in self.errors]
+        for item in [*self.fields, *self.source_fields]:
+            links.extend(
+                ErrorLink(f"{where}{SUMMARY_SEPARATOR}{item.label}", message, item.input_id) for message in item.errors
+            )
+        for inner in self.lists:
+            links.extend(inner.error_links(where))
+        return links
 
     @property
     def source_open(self) -> bool:
@@ -165,6 +196,18 @@ class RowList:
     @property
     def placeholder(self) -> str:
         return NEW_ROW.format(depth=self.depth)
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.errors) or any(row.has_errors for row in self.rows)
+
+    def error_links(self, where: str) -> list[ErrorLink]:
+        """The banner's links to the errors of this list and of its rows, `where` it is."""
+        where = f"{where}{SUMMARY_SEPARATOR}{self.title}"
+        links = [ErrorLink(where, message, self.anchor) for message in self.errors]
+        for row in self.rows:
+            links.extend(row.error_links(where))
+        return links
 
     def all_rows(self):
         for row in self.rows:

@@ -8,7 +8,8 @@ import pytest
 from django.http import QueryDict
 
 from planner.editor import ScenarioEditor
-from planner.editor_fields import field_label, walk_spec
+from planner.editor_fields import walk_spec
+from planner.editor_labels import field_label
 from planner.editor_values import convert_text
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.scenario import ScenarioSpec
