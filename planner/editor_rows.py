@@ -75,6 +75,9 @@ CHOICE_LABELS = {
 ROW_HELP = {
     "compute.nics[].role": "The network these ports connect to.",
     "components.systems[].nics[].role": "The network these ports connect to.",
+    "compute.nics[].ports_per_cage": "2 where two ports share a cage and its module (twin-port OSFP).",
+    "components.systems[].nics[].ports_per_cage": "2 where two ports share a cage and its module (twin-port OSFP).",
+    "components.switches[].split": "Ways one port can be split, e.g. 1, 2 for 800G into 2 × 400G.",
 }
 """Help of a row input where the spec's names the choices by their keys."""
 
