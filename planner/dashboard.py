@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fabric.plots import fabric_figures
-from planner import plots
+from planner import floor_plots, plots, rack_plots
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.warning_groups import WarningGroup, group_warnings
 from planner.words import PHRASES, choice_label, is_key, words_of
@@ -280,18 +280,18 @@ def plan_figures(plan: dict, scenario=None, catalog=None) -> dict[str, dict]:
     racks_spec = getattr(scenario, "racks", None)
     builders = {
         "chart-bom-cost": lambda: plots.cost_breakdown_figure(plan),
-        "chart-racks-elevation": lambda: plots.rack_elevation_figure(
+        "chart-racks-elevation": lambda: rack_plots.rack_elevation_figure(
             plan,
             catalog,
             getattr(racks_spec, "usable_u", 42),
             _unit_overrides(racks_spec),
         ),
-        "chart-racks-floor": lambda: plots.floor_plan_figure(plan),
+        "chart-racks-floor": lambda: floor_plots.floor_plan_figure(plan),
         "chart-power-flow": lambda: power_flow_figure(plan),
         "chart-cost-years": lambda: plots.cost_over_years_figure(plan),
     }
     figures = {key: _drawn(key, build) for key, build in builders.items()}
-    fabrics = _drawn("chart-fabrics", lambda: fabric_figures(plan)) or {}
+    fabrics = _drawn("chart-fabrics", lambda: fabric_figures(plan, catalog)) or {}
     for name, figure in fabrics.items():
         figures[f"chart-fabrics-{name}"] = figure
     return {key: figure for key, figure in figures.items() if figure is not None}
@@ -307,14 +307,20 @@ def _drawn(key: str, build):
         return None
 
 
-WIDE_CHARTS = {"chart-racks-elevation", "chart-racks-floor"}
-"""Figures that take the page's whole width (one bar per kind of rack; rows of racks)."""
+WIDE_CHARTS = {
+    "chart-racks-elevation",
+    "chart-racks-floor",
+    "chart-power-flow",
+    *(f"chart-fabrics-{name}" for name in ("compute", "storage", "inband", "oob")),
+}
+"""Figures that take the page's whole width (racks side by side; the hall; the power path;
+pods side by side)."""
 
 CHART_TITLES = {
     "chart-bom-cost": "Capex by category and part",
-    "chart-racks-elevation": "Rack elevations (front view)",
-    "chart-racks-floor": "Floor plan: racks coloured by IT kW",
-    "chart-power-flow": "Power flow from the grid to each load",
+    "chart-racks-elevation": "Rack elevations: every distinct rack, front view",
+    "chart-racks-floor": "Floor plan: rows, aisles and racks by kind, to scale",
+    "chart-power-flow": "Power path from the grid to the racks",
     "chart-cost-years": "Cost over the years",
 }
 

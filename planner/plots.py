@@ -1,13 +1,13 @@
 """Figures of a plan as plotly figure dicts (data and layout), drawn in the page by plotly.js.
 
 Every figure is built from the plan (and, for part sizes, the catalog snapshot the plan was
-made with), never from the database. A figure whose plan section is absent is left out, so the
+made with), never from the database. This module holds the shared style, the cost figures and
+the comparison charts; rack elevations and the floor plan live in planner/rack_plots.py. A figure whose plan section is absent is left out, so the
 dashboard grows with the pipeline.
 """
 
 from typing import Any
 
-from planner.solver.catalog import CatalogSnapshot
 from planner.words import words_of
 
 FONT = {
@@ -106,172 +106,33 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
     }
 
 
-def _part_units(slug: str, catalog: CatalogSnapshot | None, unit_overrides: dict[str, int]) -> int:
-    if slug in unit_overrides:
-        return unit_overrides[slug]
-    part = catalog.part(slug) if catalog is not None else None
-    return int(getattr(part, "rack_units", 0) or 0) if part is not None else 1
+OPEX_COLORS = {
+    "energy": "#e67e22",
+    "maintenance": "#b7950b",
+    "colocation": "#8a6d3b",
+    "staff": "#138d9c",
+    "software": "#7a4fd1",
+}
 
 
-def _rack_kinds(
-    plan: dict, catalog: CatalogSnapshot | None, usable_u: int, unit_overrides: dict[str, int]
-):
-    """(title, usable U, [(slug, name, units, count)]) for each kind of rack the plan has."""
-    racks = plan.get("racks") or {}
-    groups = racks.get("per_rack") or ()
-    kinds = []
-    for group in groups:
-        contents = []
-        for item in group.get("contents") or ():
-            part = catalog.part(item["slug"]) if catalog is not None else None
-            name = getattr(part, "name", item["slug"]) if part is not None else item["slug"]
-            units = _part_units(item["slug"], catalog, unit_overrides)
-            contents.append((item["slug"], name, units, int(item.get("count", 0))))
-        fabric = f"<br>({group['fabric']} fabric)" if group.get("fabric") else ""
-        title = f"{group.get('kind', 'rack').capitalize()} × {group.get('count', 0):,}{fabric}"
-        kinds.append(
-            (
-                title,
-                group.get("kind", "compute"),
-                int(group.get("usable_u") or usable_u),
-                contents,
-                group.get("it_kw"),
-            )
-        )
-    return kinds
-
-
-def rack_elevation_figure(
-    plan: dict,
-    catalog: CatalogSnapshot | None = None,
-    usable_u: int = 42,
-    unit_overrides: dict[str, int] | None = None,
-) -> dict | None:
-    """Front view of each kind of rack: its equipment stacked from U1 up, free U in grey.
-    `unit_overrides` gives rack units by slug where the scenario overrides the catalog's
-    (racks.management_server_u)."""
-    kinds = _rack_kinds(plan, catalog, usable_u, unit_overrides or {})
-    if not kinds:
-        return None
-    used = {"x": [], "base": [], "y": [], "text": [], "hover": [], "color": []}
-    free = {"x": [], "base": [], "y": []}
-    tallest = 0
-    labels = []
-    for position_x, (title, kind, rack_u, contents, it_kw) in enumerate(kinds):
-        labels.append(title if it_kw is None else f"{title}<br>{it_kw:,.1f} kW")
-        label = position_x
-        position = 0
-        for slug, name, units, count in contents:
-            for _ in range(count):
-                if units <= 0:
-                    continue
-                used["x"].append(label)
-                used["base"].append(position)
-                used["y"].append(units)
-                used["text"].append(name if units >= 2 else "")
-                used["hover"].append(f"U{position + 1}–U{position + units}: {name} ({slug})")
-                used["color"].append(_color(kind))
-                position += units
-        if position < rack_u:
-            free["x"].append(label)
-            free["base"].append(position)
-            free["y"].append(rack_u - position)
-        tallest = max(tallest, rack_u, position)
-    data = [
-        {
-            "type": "bar",
-            "name": "Equipment",
-            "x": used["x"],
-            "y": used["y"],
-            "base": used["base"],
-            "text": used["text"],
-            "textposition": "inside",
-            "insidetextanchor": "middle",
-            "textfont": {"color": "#fff", "size": 10},
-            "customdata": used["hover"],
-            "hovertemplate": "%{customdata}<extra></extra>",
-            "marker": {"color": used["color"], "line": {"color": "#fff", "width": 1}},
-        },
-        {
-            "type": "bar",
-            "name": "Free",
-            "x": free["x"],
-            "y": free["y"],
-            "base": free["base"],
-            "hovertemplate": "%{y} U free<extra></extra>",
-            "marker": {"color": COLORS["free"], "line": {"color": "#c9d1d9", "width": 1}},
-        },
-    ]
-    layout = base_layout(
-        height=520,
-        barmode="overlay",
-        uniformtext={"minsize": 9, "mode": "hide"},
-        bargap=0.45,
-        showlegend=False,
-        yaxis={
-            "title": {"text": "Rack unit"},
-            "range": [0, tallest],
-            "dtick": 6,
-            "gridcolor": "#eef2f6",
-            "zeroline": False,
-        },
-        xaxis={
-            "tickfont": {"size": 11},
-            "tickangle": 0,
-            "automargin": True,
-            "tickvals": list(range(len(labels))),
-            "ticktext": labels,
-        },
-    )
-    return {"data": data, "layout": layout}
-
-
-def floor_plan_figure(plan: dict) -> dict | None:
-    """Rows of racks seen from above, each rack coloured by the IT kW it draws."""
-    racks = plan.get("racks") or {}
-    floor = racks.get("floor")
-    kw_by_kind: dict[str, float] = {}
-    for group in racks.get("per_rack") or ():
-        kw_by_kind[group["kind"]] = max(kw_by_kind.get(group["kind"], 0), group.get("it_kw") or 0)
-    if not floor or not floor.get("rows"):
-        return None
-    rows = [[(segment["kind"], segment["count"]) for segment in row["segments"]] for row in floor["rows"]]
-    width = max(sum(count for _, count in row) for row in rows) if rows else 0
-    z, text = [], []
-    for row in rows:
-        kinds = [kind for kind, count in row for _ in range(count)]
-        z.append([kw_by_kind.get(kind, 0) for kind in kinds] + [None] * (width - len(kinds)))
-        text.append(
-            [f"{kind}: {kw_by_kind.get(kind, 0):,.1f} kW" for kind in kinds]
-            + [""] * (width - len(kinds))
-        )
-    trace = {
-        "type": "heatmap",
-        "z": z,
-        "text": text,
-        "hovertemplate": "row %{y}, rack %{x}<br>%{text}<extra></extra>",
-        "colorscale": [[0, "#e8f1fb"], [0.5, "#f5b041"], [1, "#c0392b"]],
-        "xgap": 2,
-        "ygap": 6,
-        "colorbar": {"title": {"text": "kW"}, "thickness": 12},
+def opex_by_category_and_year(cost: dict) -> dict[str, list[float]]:
+    """Each year's operating cost split by category [USD]. The plan escalates every category at
+    the one rate (planner/solver/tco.py), so each keeps its first year's share every year."""
+    opex = cost.get("opex_usd_by_year") or []
+    first_year = {
+        name: value
+        for name, value in (cost.get("opex_by_category_usd_per_year") or {}).items()
+        if isinstance(value, (int, float)) and value > 0
     }
-    height = min(900, 120 + 34 * len(rows))
-    layout = base_layout(
-        height=height,
-        xaxis={"title": {"text": "Rack position in row"}, "showgrid": False, "zeroline": False},
-        yaxis={
-            "title": {"text": "Row"},
-            "autorange": "reversed",
-            "showgrid": False,
-            "zeroline": False,
-            "dtick": 1 if len(rows) <= 30 else None,
-        },
-    )
-    return {"data": [trace], "layout": layout}
+    total = sum(first_year.values())
+    if not total:
+        return {"operating cost": list(opex)}
+    return {name: [year * value / total for year in opex] for name, value in first_year.items()}
 
 
 def cost_over_years_figure(plan: dict) -> dict | None:
-    """Capex up front and each year's operating cost (bars), with the cumulative cost (line)."""
+    """Capex in year 0 and each year's operating cost stacked by category (bars), with the
+    cumulative cost and, when the plan discounts, its present value (lines)."""
     cost = plan.get("cost") or {}
     opex = cost.get("opex_usd_by_year")
     if (
@@ -287,23 +148,33 @@ def cost_over_years_figure(plan: dict) -> dict | None:
         total += value
         cumulative.append(total)
     hover = "%{x}: USD %{y:,.0f}<extra>%{fullData.name}</extra>"
+    capex_parts = cost.get("capex_by_category_usd") or {}
+    capex_hover = "<br>".join(
+        f"{words_of(name)}: USD {value:,.0f}" for name, value in capex_parts.items() if value
+    )
     data = [
         {
             "type": "bar",
             "name": "Capex",
-            "x": labels,
-            "y": [capex] + [0] * len(opex),
+            "x": labels[:1],
+            "y": [capex],
+            "customdata": [capex_hover],
             "marker": {"color": PALETTE[0]},
-            "hovertemplate": hover,
-        },
-        {
-            "type": "bar",
-            "name": "Operating cost",
-            "x": labels,
-            "y": [0, *opex],
-            "marker": {"color": PALETTE[1]},
-            "hovertemplate": hover,
-        },
+            "hovertemplate": "Year 0: USD %{y:,.0f}<br>%{customdata}<extra>Capex</extra>",
+        }
+    ]
+    for name, values in opex_by_category_and_year(cost).items():
+        data.append(
+            {
+                "type": "bar",
+                "name": words_of(name).capitalize(),
+                "x": labels[1:],
+                "y": values,
+                "marker": {"color": OPEX_COLORS.get(name, PALETTE[1])},
+                "hovertemplate": hover,
+            }
+        )
+    data.append(
         {
             "type": "scatter",
             "mode": "lines+markers",
@@ -312,14 +183,32 @@ def cost_over_years_figure(plan: dict) -> dict | None:
             "y": cumulative,
             "line": {"color": "#1d2733", "width": 2},
             "hovertemplate": hover,
-        },
-    ]
+        }
+    )
+    rate = (cost.get("assumptions") or {}).get("discount_rate") or 0
+    if rate > 0:
+        present, total = [], 0.0
+        for year, value in enumerate([capex, *opex]):
+            total += value / (1 + rate) ** year
+            present.append(total)
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": f"Present value ({rate:.0%} discount)",
+                "x": labels,
+                "y": present,
+                "line": {"color": "#1d2733", "width": 1.5, "dash": "dot"},
+                "hovertemplate": hover,
+            }
+        )
     layout = base_layout(
-        height=360,
+        height=380,
         barmode="stack",
         yaxis={"title": {"text": "USD"}, "gridcolor": "#eef2f6", "tickformat": "~s"},
         xaxis={"type": "category"},
-        legend={"orientation": "h", "y": -0.15},
+        legend={"orientation": "h", "y": -0.15, "traceorder": "normal"},
+        hovermode="x unified",
     )
     return {"data": data, "layout": layout}
 
