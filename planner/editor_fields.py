@@ -2,83 +2,34 @@
 
 `walk_spec` turns `ScenarioSpec` (and everything under it) into sections of fields, each with
 its dotted path, label, unit, help, default, kind of input and catalog choices, so a field added
-to a spec appears in the editor without changes here.
+to a spec appears in the editor without changes here. Lists of dataclasses (storage tiers,
+inline parts) are marked as `ListField`s; planner/editor_rows.py makes their rows.
 """
 
 import dataclasses
-import json
-import re
-import types
-import typing
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, get_args, get_origin
 
-from planner.form_input import InputError, percent_text, read_number
+from planner.editor_choices import CatalogPick, catalog_pick, help_in_form
+from planner.editor_labels import field_label, humanize, in_sentence, section_title
+from planner.editor_paths import dom_id
+from planner.editor_values import (
+    convert_text,
+    display_value,
+    fractions_as_percent,
+    read_number_list,
+    scalar_kinds,
+    union_args,
+)
+from planner.form_input import InputError, percent_text
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.schema import spec_fields
-from planner.words import PHRASES, WORDS, choice_label, in_words, words_of
+from planner.words import choice_label, in_words
 
 BLANK_PRICE_ROWS = 3
 INCLUDE_PREFIX = "include:"
 ROW_KEY = ".key"
 ROW_VALUE = ".value"
-
-SECTION_TITLES = {
-    "": "Scenario",
-    "compute": "Compute",
-    "racks": "Racks and cooling",
-    "fabrics.compute": "Compute fabric (GPU back-end)",
-    "fabrics.storage": "Storage fabric",
-    "fabrics.inband": "In-band (front-end) fabric",
-    "fabrics.oob": "Out-of-band management fabric",
-    "storage": "Storage",
-    "workload": "Workload",
-    "facility": "Facility",
-    "finance": "Finance",
-    "prices": "Price quotes",
-}
-"""Titles of the sections the spec has today; a new section is titled from its path."""
-
-CATALOG_FIELD_ALIASES = {"cooling": "cooling_types"}
-"""Scenario fields whose values are catalog slugs of a kind not named by the field's plural."""
-
-UNIT_SYNONYMS = {"gbytes": "gb", "tbytes": "tb", "m2": "m"}
-"""Words of field names that stand for a unit word (read_gbytes_per_s: GB/s)."""
-
-# ---------------------------------------------------------------------------------------------
-# Paths in plain documents
-
-
-def path_get(document: Any, path: str, default: Any = None) -> Any:
-    value = document
-    for key in path.split(".") if path else ():
-        if not isinstance(value, dict) or key not in value:
-            return default
-        value = value[key]
-    return value
-
-
-def path_set(document: dict, path: str, value: Any) -> None:
-    *parents, last = path.split(".")
-    for key in parents:
-        if not isinstance(document.get(key), dict):
-            document[key] = {}
-        document = document[key]
-    document[last] = value
-
-
-def path_pop(document: dict, path: str) -> None:
-    *parents, last = path.split(".")
-    for key in parents:
-        document = document.get(key) if isinstance(document, dict) else None
-    if isinstance(document, dict):
-        document.pop(last, None)
-
-
-def dom_id(prefix: str, path: str) -> str:
-    """An HTML id for a dotted path: `err-fabrics-compute-switch`."""
-    return f"{prefix}-{re.sub(r'[^A-Za-z0-9]+', '-', path).strip('-') or 'root'}"
-
 
 # ---------------------------------------------------------------------------------------------
 # What the walk over the spec finds
@@ -102,7 +53,8 @@ class EditorField:
     path: str
     label: str
     widget: str
-    """text, number, select, choice_text (text with suggestions), checkbox or rows."""
+    """text, number, select, choice_text (text with suggestions), checkbox, checkboxes (a list
+    of choices), number_list (whole numbers separated by commas) or rows (price quotes)."""
     annotation: Any
     default: Any
     required: bool
@@ -114,6 +66,11 @@ class EditorField:
     rows: list[PriceRow] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     catalog_kind: str | None = None
+    pick: CatalogPick | None = None
+    """The catalog parts a slug field chooses from."""
+    selected: list[str] = field(default_factory=list)
+    """The choices ticked, of a checkboxes field."""
+    autofocus: bool = False
     percent: bool = False
     """Shown and typed as a percentage (a share or a rate), with a % sign allowed."""
     fraction: bool = False
@@ -125,6 +82,11 @@ class EditorField:
         return dom_id("f", self.path)
 
     @property
+    def key(self) -> str:
+        """The last key of the path (`scheme` of `storage.tiers.0.protection.scheme`)."""
+        return self.path.rsplit(".", 1)[-1]
+
+    @property
     def error_id(self) -> str:
         return dom_id("err", self.path)
 
@@ -134,7 +96,7 @@ class EditorField:
 
     @property
     def default_text(self) -> str:
-        if self.required or self.default is None or self.widget in ("rows", "checkbox"):
+        if self.required or self.default is None or self.widget in ("rows", "checkbox", "checkboxes"):
             return ""
         if isinstance(self.default, (dict, list, tuple)) or dataclasses.is_dataclass(self.default):
             return ""
@@ -145,11 +107,13 @@ class EditorField:
     @property
     def help_text(self) -> str:
         """The spec's help with the keys it mentions in words (the keys stay in the YAML view)."""
-        text = in_words(self.help, [choice for choice, _ in self.literals])
+        text = in_words(help_in_form(self.help), [choice for choice, _ in self.literals])
         return fractions_as_percent(text) if self.fraction else text
 
     def shown(self, value: Any) -> str:
         """A document value as the input shows it: percent for a fraction, a choice's words."""
+        if self.widget == "number_list" and isinstance(value, (list, tuple)):
+            return ", ".join(display_value(item) for item in value)
         if self.fraction and isinstance(value, (int, float)) and not isinstance(value, bool):
             return percent_text(value)
         if self.widget == "choice_text" and any(value == choice for choice, _ in self.literals):
@@ -163,6 +127,8 @@ class EditorField:
 
     def read(self, text: str) -> Any:
         """Posted text as the document value; InputError names what is wrong with it."""
+        if self.widget == "number_list":
+            return read_number_list(text)
         value = convert_text(text, self.annotation, percent=self.percent, fraction=self.fraction)
         if self.fraction and isinstance(value, float):
             low, high = self.bounds
@@ -182,6 +148,10 @@ class EditorSection:
     included: bool = True
     nested: list[tuple[str, Any]] = field(default_factory=list)
     """(path, `before` shorthand reader) of dataclasses flattened into this section."""
+    lists: list["ListField"] = field(default_factory=list)
+    """Lists of dataclasses in this section, shown as repeatable rows after the fields."""
+    row_lists: list[Any] = field(default_factory=list)
+    """Those lists with the rows of a document (planner.editor_rows.RowList)."""
     errors: list[str] = field(default_factory=list)
     open: bool = False
 
@@ -211,87 +181,30 @@ class EditorSection:
         return dom_id("section", self.path)
 
 
-def humanize(name: str) -> str:
-    return words_of(name)
+@dataclass(frozen=True)
+class ListField:
+    """A list of dataclasses in the spec (`storage.tiers`): the form shows it as rows."""
 
-
-def field_label(name: str, unit: str) -> str:
-    """The field's name in words, without the trailing words its unit already says."""
-    if name in PHRASES:
-        phrase = PHRASES[name]
-        return re.sub(r"\s*\([^)]*\)$", "", phrase) if unit else phrase
-    words = name.split("_")
-    unit_words = set(re.split(r"[^a-z0-9]+", unit.lower())) - {""}
-    while (
-        len(words) > 1
-        and words[-1] != "u"
-        and (
-            words[-1] in unit_words
-            or UNIT_SYNONYMS.get(words[-1]) in unit_words
-            or (words[-1] == "per" and unit_words)
-        )
-    ):
-        words.pop()
-    text = " ".join(WORDS.get(word, word) for word in words)
-    return text[:1].upper() + text[1:]
-
-
-def section_title(path: str) -> str:
-    if path in SECTION_TITLES:
-        return SECTION_TITLES[path]
-    parts = path.split(".")
-    if len(parts) > 1:
-        parent = ".".join(parts[:-1])
-        return f"{humanize(parts[-1])} of the {in_sentence(SECTION_TITLES.get(parent, humanize(parts[-2])))}"
-    return humanize(path)
-
-
-def in_sentence(title: str) -> str:
-    """A title inside a sentence: "Compute fabric (GPU back-end)" -> "compute fabric (GPU back-end)"."""
-    if len(title) > 1 and title[1].isupper():
-        return title
-    return title[:1].lower() + title[1:]
-
-
-def _union_args(annotation: Any) -> tuple:
-    if get_origin(annotation) in (typing.Union, types.UnionType):
-        return get_args(annotation)
-    return (annotation,)
+    path: str
+    item_class: type
+    help: str = ""
 
 
 def _dataclass_of(annotation: Any) -> tuple[type | None, bool]:
     """The dataclass a field holds, and whether it may be left out (None)."""
-    args = _union_args(annotation)
+    args = union_args(annotation)
     classes = [arg for arg in args if dataclasses.is_dataclass(arg)]
     if len(classes) == 1 and all(arg in (classes[0], type(None)) for arg in args):
         return classes[0], type(None) in args
     return None, False
 
 
-def scalar_kinds(annotation: Any) -> tuple[set[type], list[Any]]:
-    """The Python types a field takes, and its literal choices."""
-    kinds: set[type] = set()
-    literals: list[Any] = []
-    for arg in _union_args(annotation):
-        if get_origin(arg) is Literal:
-            literals.extend(get_args(arg))
-            kinds.update(type(value) for value in get_args(arg))
-        elif arg is not type(None):
-            kinds.add(arg)
-    return kinds, literals
-
-
-def _catalog_kind(name: str, catalog_kinds: set[str]) -> str | None:
-    """The catalog snapshot field a slug field chooses from, found by the field's name.
-
-    `switch` and `spine_switch` choose switches, `network_rack_type` rack types.
-    """
-    words = name.removesuffix("_slug").split("_")
-    for start in range(len(words)):
-        base = "_".join(words[start:])
-        for kind in (CATALOG_FIELD_ALIASES.get(base), base + "s", base + "es", base[:-1] + "ies"):
-            if kind in catalog_kinds:
-                return kind
+def list_item_class(annotation: Any) -> type | None:
+    """The dataclass of a list field (`tuple[StorageTierSpec, ...]`), else None."""
+    if get_origin(annotation) is tuple:
+        [item, *_] = get_args(annotation)
+        if dataclasses.is_dataclass(item):
+            return item
     return None
 
 
@@ -306,8 +219,8 @@ def walk_spec(catalog_kinds: set[str], cls: type = ScenarioSpec) -> list[EditorS
     """The editor's sections: one per dataclass of the spec, optional ones with a checkbox.
 
     A dataclass nested inside a section (an oversubscription) is shown as fields of that section;
-    one that may be left out (a fabric) gets its own section; lists (inline components) are
-    left to the YAML editor.
+    one that may be left out (a fabric) gets its own section; a list of dataclasses (storage
+    tiers, inline parts) is a `ListField` of its section, shown as rows.
     """
     sections: list[EditorSection] = []
 
@@ -324,7 +237,11 @@ def walk_spec(catalog_kinds: set[str], cls: type = ScenarioSpec) -> list[EditorS
                     section.nested.append((path, _field_before(cls, info.name)))
                     visit(section, child, path, f"{label_prefix}{humanize(info.name)}: ")
                 continue
-            editor_field = _editor_field(info, path, label_prefix, catalog_kinds)
+            item_class = list_item_class(info.annotation)
+            if item_class is not None:
+                section.lists.append(ListField(path, item_class, info.help))
+                continue
+            editor_field = editor_field_of(info, path, label_prefix, catalog_kinds, cls)
             if editor_field is None:
                 continue
             if editor_field.widget == "rows" and not prefix:
@@ -337,12 +254,44 @@ def walk_spec(catalog_kinds: set[str], cls: type = ScenarioSpec) -> list[EditorS
     root = EditorSection(path="", title=section_title(""))
     sections.append(root)
     visit(root, cls, "", "")
-    return [section for section in sections if section.fields]
+    return [section for section in sections if section.fields or section.lists]
 
 
-def _editor_field(
-    info, path: str, label_prefix: str, catalog_kinds: set[str]
+def item_fields(
+    cls: type, prefix: str, catalog_kinds: set[str]
+) -> tuple[list[EditorField], list[ListField], list[tuple[str, Any]]]:
+    """The inputs of one item of a list (a storage tier at `prefix` = `storage.tiers.0`): its
+    fields (a nested dataclass, its protection, flattened into them), its own lists (a system's
+    NICs) and the (path, shorthand reader) of each flattened dataclass."""
+    fields: list[EditorField] = []
+    lists: list[ListField] = []
+    nested: list[tuple[str, Any]] = []
+
+    def visit(cls: type, prefix: str, label_prefix: str) -> None:
+        for info in spec_fields(cls):
+            path = f"{prefix}.{info.name}"
+            child, _ = _dataclass_of(info.annotation)
+            if child is not None:
+                nested.append((path, _field_before(cls, info.name)))
+                visit(child, path, f"{label_prefix}{humanize(info.name)}: ")
+                continue
+            item_class = list_item_class(info.annotation)
+            if item_class is not None:
+                lists.append(ListField(path, item_class, info.help))
+                continue
+            editor_field = editor_field_of(info, path, label_prefix, catalog_kinds, cls)
+            if editor_field is not None:
+                fields.append(editor_field)
+
+    visit(cls, prefix, "")
+    return fields, lists, nested
+
+
+def editor_field_of(
+    info, path: str, label_prefix: str, catalog_kinds: set[str], owner: type
 ) -> EditorField | None:
+    """The input of one field `info` of the dataclass `owner`, or None for a kind the form
+    cannot show (a mapping of sections)."""
     annotation = info.annotation
     origin = get_origin(annotation)
     common = {
@@ -354,27 +303,35 @@ def _editor_field(
         "unit": info.unit,
         "help": info.help,
     }
-    if origin is tuple or origin is list:
-        return None
     if origin is dict:
         value_kinds, _ = scalar_kinds(get_args(annotation)[1])
         if not value_kinds <= {int, float, str}:
             return None
         return EditorField(widget="rows", **common)
+    item = tuple_item(annotation)
+    if item is not None:
+        item_kinds, item_literals = scalar_kinds(item)
+        if item_literals and item_kinds == {type(value) for value in item_literals}:
+            editor_field = EditorField(widget="checkboxes", **common)
+            editor_field.choices = [(display_value(value), choice_label(value)) for value in item_literals]
+            return editor_field
+        if item_kinds and item_kinds <= {int}:
+            return EditorField(widget="number_list", **common)
+        return None
     kinds, literals = scalar_kinds(annotation)
     if not kinds <= {int, float, str, bool}:
         return None
-    kind = _catalog_kind(info.name, catalog_kinds) if str in kinds else None
+    pick = catalog_pick(owner, info.name, catalog_kinds) if str in kinds else None
     if kinds == {bool}:
         return EditorField(widget="checkbox", **common)
     if literals and kinds == {type(value) for value in literals}:
         editor_field = EditorField(widget="select", **common)
         editor_field.choices = [(display_value(value), choice_label(value)) for value in literals]
-        editor_field.catalog_kind = kind
+        _set_pick(editor_field, pick)
         return editor_field
-    if kind:
+    if pick:
         editor_field = EditorField(widget="select", **common)
-        editor_field.catalog_kind = kind
+        _set_pick(editor_field, pick)
         return editor_field
     if literals:
         editor_field = EditorField(widget="choice_text", **common)
@@ -388,18 +345,17 @@ def _editor_field(
     return editor_field
 
 
-FRACTION_IN_TEXT = re.compile(r"(?<![\d.])(0?\.\d+)(?:\s*[-–]\s*(0?\.\d+))?(?![\d.])")
+def _set_pick(editor_field: EditorField, pick: CatalogPick | None) -> None:
+    editor_field.pick = pick
+    editor_field.catalog_kind = pick.kind if pick else None
 
 
-def fractions_as_percent(text: str) -> str:
-    """A help text's fractions in the percent its field takes: "about 0.92-0.97" -> "about 92-97 %"."""
-
-    def replace(match: re.Match) -> str:
-        low, high = match.group(1), match.group(2)
-        shown = percent_text(float(low)) + (f"–{percent_text(float(high))}" if high else "")
-        return f"{shown} %"
-
-    return FRACTION_IN_TEXT.sub(replace, text)
+def tuple_item(annotation: Any) -> Any:
+    """The item type of a list field (`tuple[StorageDuty, ...]`, also when it may be None)."""
+    for arg in union_args(annotation):
+        if get_origin(arg) in (tuple, list):
+            return get_args(arg)[0]
+    return None
 
 
 FRACTION_LIMIT = 1
@@ -420,48 +376,6 @@ def _mark_percent(editor_field: EditorField, info) -> None:
         editor_field.bounds = (info.minimum, info.maximum)
 
 
-# ---------------------------------------------------------------------------------------------
-# Values: typed document values to text for inputs, and posted text back to typed values
-
-
-def display_value(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)
-    return str(value)
-
-
-def convert_text(text: str, annotation: Any, *, percent: bool = False, fraction: bool = False) -> Any:
-    """A posted string as the value the field's type expects.
-
-    Numbers may be typed as people write them ("1,024", "1 024", "8%" in a percent field); a
-    choice by its key or its words. Text a number field cannot read raises InputError, whose
-    message says how to write it; text of a text field is kept for the validator.
-    """
-    text = text.strip()
-    kinds, literals = scalar_kinds(annotation)
-    if bool in kinds and text in ("true", "false", "on"):
-        return text != "false"
-    for literal in literals:
-        if text == display_value(literal) or text.casefold() == choice_label(literal).casefold():
-            return literal
-    free_text = any(arg is str for arg in _union_args(annotation))
-    if kinds & {int, float} and not free_text:
-        try:
-            return read_number(text, percent=percent, fraction=fraction)
-        except InputError as error:
-            if literals:
-                words = ", ".join(f"“{choice_label(value)}”" for value in literals)
-                raise InputError(f"{error} (or type {words})") from None
-            raise
-    return text
-
-
 def price_rows(path: str, mapping: Any) -> list[PriceRow]:
     items = list(mapping.items()) if isinstance(mapping, dict) else []
     rows = [
@@ -469,50 +383,3 @@ def price_rows(path: str, mapping: Any) -> list[PriceRow]:
     ]
     rows += [PriceRow(path, len(rows) + offset, "", "") for offset in range(BLANK_PRICE_ROWS)]
     return rows
-
-
-# ---------------------------------------------------------------------------------------------
-# The editor
-
-
-def part_attribute(part: Any, name: str, default: Any = None) -> Any:
-    if isinstance(part, dict):
-        return part.get(name, default)
-    return getattr(part, name, default)
-
-
-def _number(value: Any) -> str:
-    return f"{value:,g}" if isinstance(value, (int, float)) else "?"
-
-
-def part_label(kind: str | None, part: Any) -> str:
-    """A catalog part as a choice: its name and the figures that decide a design."""
-    name = part_attribute(part, "name") or part_attribute(part, "slug", "")
-    try:
-        if kind == "systems":
-            size = "one rack" if part_attribute(part, "rack_scale") else f"{part_attribute(part, 'rack_units')}U"
-            figures = f"{part_attribute(part, 'gpus')} GPUs, {_number(part_attribute(part, 'power_kw'))} kW, {size}"
-        elif kind == "switches":
-            figures = (
-                f"{part_attribute(part, 'ports')} × {_number(part_attribute(part, 'port_gbps'))}G "
-                f"{part_attribute(part, 'technology', '')}, {_number(part_attribute(part, 'power_w'))} W, "
-                f"{part_attribute(part, 'rack_units')}U"
-            )
-        elif kind == "cooling_types":
-            figures = (
-                f"up to {_number(part_attribute(part, 'max_rack_kw'))} kW per rack, "
-                f"typical PUE {_number(part_attribute(part, 'typical_pue'))}"
-            )
-        elif kind == "storage_systems":
-            figures = (
-                f"{_number(part_attribute(part, 'usable_capacity_tb'))} TB, "
-                f"{_number(part_attribute(part, 'read_gbytes_per_s'))} GB/s read, "
-                f"{part_attribute(part, 'rack_units')}U"
-            )
-        elif kind in ("transceivers", "cables"):
-            figures = f"{_number(part_attribute(part, 'gbps'))}G, reach {_number(part_attribute(part, 'reach_m'))} m"
-        else:
-            figures = ""
-    except (TypeError, ValueError):
-        figures = ""
-    return f"{name} — {figures}" if figures else str(name)

@@ -2,17 +2,17 @@
 
 from django.urls import path, re_path
 
-from planner import views
+from planner import editor_views, views
 
 app_name = "workspace"
 
 urlpatterns = [
     path("scenarios/", views.scenario_list, name="scenario-list"),
-    path("scenarios/new/", views.scenario_new, name="scenario-new"),
-    path("scenarios/preview/", views.scenario_preview, name="scenario-preview"),
+    path("scenarios/new/", editor_views.scenario_new, name="scenario-new"),
+    path("scenarios/preview/", editor_views.scenario_preview, name="scenario-preview"),
     path("scenarios/import/", views.scenario_import, name="scenario-import"),
     path("scenarios/<int:pk>/", views.scenario_detail, name="scenario-detail"),
-    path("scenarios/<int:pk>/edit/", views.scenario_edit, name="scenario-edit"),
+    path("scenarios/<int:pk>/edit/", editor_views.scenario_edit, name="scenario-edit"),
     path("scenarios/<int:pk>/history/", views.scenario_history, name="scenario-history"),
     path("scenarios/<int:pk>/replan/", views.scenario_replan, name="scenario-replan"),
     path(

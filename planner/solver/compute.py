@@ -1,10 +1,13 @@
 """Compute sizing: from the GPUs (or systems) wanted to the systems to buy, power and cable."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from planner.solver.parts import SystemSpec
+from planner.solver.errors import ScenarioError, join_path
+from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.scenario import ComputeSpec
+
+NICS_PATH = "compute.nics"
 
 
 @dataclass(frozen=True)
@@ -60,3 +63,32 @@ def compute_warnings(spec: ComputeSpec, system: SystemSpec, result: ComputeResul
         f"{spec.gpus:,} GPUs do not fill whole {system.name} systems of {system.gpus} GPUs: "
         f"the plan rounds up to {result.nodes:,} systems ({result.gpus:,} GPUs)."
     ]
+
+
+def system_with_nics(system: SystemSpec, nics: tuple[NicSpec, ...], path: str = NICS_PATH) -> SystemSpec:
+    """The system with `nics` in place of its own NICs of the same roles (a scenario's override).
+
+    Each NIC given replaces the system's NIC of its role (count, rate and ports per cage); a
+    role the system lacks is added after its own; the roles not given stay as they are. The
+    system is returned unchanged when `nics` is empty.
+
+    Raises ScenarioError at `path` when a role is given twice, and at the compute NIC's count
+    when it no longer divides evenly into the system's compute trays.
+    """
+    if not nics:
+        return system
+    roles = [nic.role for nic in nics]
+    repeated = sorted({role for role in roles if roles.count(role) > 1})
+    if repeated:
+        raise ScenarioError.at(path, f"lists the role '{repeated[0]}' more than once")
+    given = {nic.role: nic for nic in nics}
+    kept = tuple(given.pop(nic.role, nic) for nic in system.nics)
+    overridden = replace(system, nics=kept + tuple(given.values()))
+    compute = overridden.nic("compute")
+    if compute is not None and compute.count % overridden.compute_trays:
+        index = roles.index("compute") if "compute" in roles else None
+        raise ScenarioError.at(
+            join_path(join_path(path, index), "count") if index is not None else path,
+            f"must divide evenly into the {system.name}'s {system.compute_trays} compute trays",
+        )
+    return overridden

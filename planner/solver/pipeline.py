@@ -10,7 +10,7 @@ from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver.bom import PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
-from planner.solver.compute import ComputeResult, compute_warnings, size_compute
+from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan
@@ -42,10 +42,18 @@ from storage.solver.tiers import (
 
 
 def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, CatalogSnapshot]:
-    """The document read into a spec, and the catalog with its inline components, or ScenarioError."""
+    """The document read into a spec, and the catalog with its inline components, or ScenarioError.
+
+    The compute system in that catalog has the scenario's NICs (`compute.nics`) in place of its
+    own, so that every step after (limits, fabrics, storage, racks, cabling) sees one system.
+    """
     scenario = read_scenario(document)
     catalog = catalog.with_components(scenario)
     check_references(scenario, catalog)
+    slug = scenario.compute.system
+    system = system_with_nics(catalog.systems[slug], scenario.compute.nics)
+    if system is not catalog.systems[slug]:
+        catalog = replace(catalog, systems={**catalog.systems, slug: system})
     return scenario, catalog
 
 

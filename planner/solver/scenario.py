@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricsSpec
-from planner.solver.parts import SystemSpec
+from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
 from storage.solver.specs import StorageSpec
@@ -36,10 +36,18 @@ class ComputeSpec:
     spare_nodes: int = spec_field(
         0, minimum=0, maximum=MAX_GPUS, help="Extra systems held as spares, cabled and powered."
     )
+    nics: tuple[NicSpec, ...] = spec_field(
+        (),
+        help="NICs that replace the system's own, role by role, for this scenario (e.g. two 200 Gb/s "
+        "storage HCAs); a role the system lacks is added, the roles not listed stay as the system has them.",
+    )
 
     def problems(self):
         if self.gpus is not None and self.nodes is not None:
             yield "gpus", "give either gpus or nodes, not both"
+        roles = [nic.role for nic in self.nics]
+        for role in sorted({role for role in roles if roles.count(role) > 1}):
+            yield "nics", f"lists the role '{role}' more than once"
         # Neither is fine when workload.days sizes the GPUs: ScenarioSpec checks that.
 
 

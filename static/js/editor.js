@@ -12,3 +12,95 @@ document.addEventListener("click", (event) => {
   target.focus({ preventScroll: true });
   history.replaceState(null, "", link.hash);
 });
+
+// Rows of the editor's lists (storage tiers, NIC overrides, inline parts and their NICs): added
+// and removed in place. A row's inputs are named by its position (storage.tiers.2.system) and
+// the preview names errors by position, so the rows below a removed one move up a number: their
+// names and ids are rewritten. Without this script the add and remove buttons post the form.
+(() => {
+  const form = document.getElementById("scenario-form");
+  if (!form) return;
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const domId = (path) => path.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const PATH_ATTRIBUTES = ["name", "data-row", "data-row-list"];
+  const ID_ATTRIBUTES = ["id", "for", "aria-describedby", "list"];
+
+  function rename(root, oldPath, newPath) {
+    const path = new RegExp("^" + escape(oldPath) + "(?=\\.|$)");
+    const id = new RegExp("(^|[-\\s])" + escape(domId(oldPath)) + "(?=-|\\s|$)", "g");
+    const visit = (node) => {
+      for (const name of PATH_ATTRIBUTES) {
+        const value = node.getAttribute(name);
+        if (value !== null) node.setAttribute(name, value.replace(path, newPath));
+      }
+      if (node.matches("[data-row-remove]")) node.value = node.value.replace(path, newPath);
+      for (const name of ID_ATTRIBUTES) {
+        const value = node.getAttribute(name);
+        if (value !== null) node.setAttribute(name, value.replace(id, "$1" + domId(newPath)));
+      }
+      for (const child of node.children) visit(child);
+      if (node.tagName === "TEMPLATE") for (const child of node.content.children) visit(child);
+    };
+    visit(root);
+  }
+
+  const rowsOf = (list) => [...list.querySelector(":scope > [data-rows]").children];
+
+  function renumber(list) {
+    rowsOf(list).forEach((row, position) => {
+      const path = `${list.dataset.rowList}.${position}`;
+      if (row.dataset.row !== path) rename(row, row.dataset.row, path);
+      const legend = row.querySelector(":scope > fieldset > legend");
+      legend.querySelector("[data-row-number]").textContent = String(position + 1);
+      const remove = row.querySelector(":scope > fieldset > [data-row-remove]");
+      remove.setAttribute("aria-label", `Remove ${legend.textContent.trim().toLowerCase()}`);
+    });
+  }
+
+  const changed = () => form.dispatchEvent(new Event("input", { bubbles: true }));
+  const firstInput = (root) => root.querySelector("input:not([type=hidden]), select, textarea");
+
+  function addRow(list) {
+    const template = list.querySelector(":scope > template[data-row-template]");
+    const holder = document.createElement("ol");
+    holder.innerHTML = template.innerHTML.replaceAll(list.dataset.placeholder, String(rowsOf(list).length));
+    const row = holder.firstElementChild;
+    list.querySelector(":scope > [data-rows]").append(row);
+    renumber(list);
+    for (let node = list.parentElement; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+    // No preview yet: a blank row only has its required inputs to fill in; typing in it posts.
+    (firstInput(row) || row).focus();
+  }
+
+  function removeRow(row) {
+    const list = row.closest("[data-row-list]");
+    const next = row.nextElementSibling || row.previousElementSibling;
+    row.remove();
+    renumber(list);
+    ((next && firstInput(next)) || list.querySelector(":scope > [data-row-add]")).focus();
+    changed();
+  }
+
+  // htmx posts the last submit button clicked with the form: a row's add or remove button,
+  // already done here, must not be done again by the preview.
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    if (event.detail.elt !== form) return;
+    for (const name of ["row_add", "row_remove"]) event.detail.formData.delete(name);
+  });
+
+  form.addEventListener("click", (event) => {
+    const add = event.target.closest("[data-row-add]");
+    if (add) {
+      event.preventDefault();
+      addRow(add.closest("[data-row-list]"));
+      return;
+    }
+    const remove = event.target.closest("[data-row-remove]");
+    if (remove) {
+      event.preventDefault();
+      removeRow(remove.closest("[data-row]"));
+    }
+  });
+})();

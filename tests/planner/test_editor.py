@@ -8,7 +8,9 @@ import pytest
 from django.http import QueryDict
 
 from planner.editor import ScenarioEditor
-from planner.editor_fields import convert_text, field_label, walk_spec
+from planner.editor_fields import walk_spec
+from planner.editor_labels import field_label
+from planner.editor_values import convert_text
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.schema import spec_field
@@ -149,7 +151,8 @@ def test_errors_go_to_the_field_the_section_or_the_form(catalog):
     assert fields["compute.gpus"].errors == ["must be a positive whole number"]
     assert fields["fabrics.compute.oversubscription.leaf"].errors == ["must be at most 64"]
     assert fields["prices"].rows[0].errors == ["must be a number, zero or more"]
-    assert "components.systems[0].gpus: is required" in editor.errors
+    systems = next(item for item in editor.all_row_lists() if item.path == "components.systems")
+    assert systems.errors == ["components.systems[0].gpus: is required"], "no row 0: on its list"
     assert "The document is not valid JSON" in editor.errors
     assert {section.path for section in editor.sections if section.open} >= {"compute", "prices"}
 

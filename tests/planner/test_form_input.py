@@ -4,7 +4,7 @@ from typing import Literal
 
 import pytest
 
-from planner.editor_fields import InputError, convert_text
+from planner.editor_values import InputError, convert_text
 from planner.form_input import percent_text, read_number
 
 

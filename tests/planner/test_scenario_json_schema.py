@@ -70,6 +70,8 @@ def test_the_plan_of_every_example_has_the_plans_shape(plan_validator, document_
         (lambda d: d.update(storage={"tiers": [{"system": "x", "retained_checkpoints": 0}]}),
          "$.storage.tiers[0].retained_checkpoints"),
         (lambda d: d.update(prices={"dgx-h100": -1}), "$.prices['dgx-h100']"),
+        (lambda d: d["compute"].update(nics=[{"role": "gpu", "count": 2, "gbps": 200}]), "$.compute.nics[0].role"),
+        (lambda d: d["compute"].update(nics=[{"role": "storage", "count": 2}]), "$.compute.nics[0]"),
         (lambda d: d.pop("name"), "$"),
         (lambda d: d.update(name=""), "$.name"),
     ],
@@ -95,6 +97,7 @@ def test_refuses_what_the_reader_refuses_at_the_same_key(document_validator, cha
         {"reliability": {"checkpoint_interval_s": 1800}},
         {"fabrics": {"compute": {"switch": "qm9700", "tiers": 3, "dragonfly": None}, "oob": None}},
         {"workload": None, "compute": {"system": "dgx-h100", "gpus": 8.0}},
+        {"compute": {"system": "dgx-h100", "gpus": 8, "nics": [{"role": "storage", "count": 2, "gbps": 200}]}},
     ],
 )
 def test_accepts_the_shorthands_choices_and_nulls_the_reader_accepts(document_validator, sections):

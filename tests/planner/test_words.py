@@ -3,7 +3,7 @@
 import pytest
 
 from planner.dashboard import format_value, label
-from planner.editor_fields import field_label
+from planner.editor_labels import field_label
 from planner.words import choice_label, in_words
 
 

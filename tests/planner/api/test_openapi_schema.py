@@ -56,6 +56,18 @@ def test_the_document_and_the_plan_are_the_generated_json_schemas(openapi):
     assert components["ScenarioDocument"]["properties"]["compute"] == {"$ref": "#/components/schemas/ComputeSpec"}
 
 
+def test_the_nic_overrides_are_in_the_document_schema(openapi):
+    components = openapi["components"]["schemas"]
+    nics = components["ComputeSpec"]["properties"]["nics"]
+    assert nics["items"] == {"$ref": "#/components/schemas/NicSpec"}
+    assert components["NicSpec"]["properties"]["role"]["enum"] == ["compute", "storage", "inband", "oob"]
+    validator = component_validator(openapi, "ScenarioDocument")
+    document = {**H100, "compute": {**H100["compute"], "nics": [{"role": "storage", "count": 2, "gbps": 200}]}}
+    assert list(validator.iter_errors(document)) == []
+    document["compute"]["nics"][0]["role"] = "gpu"
+    assert [error.json_path for error in validator.iter_errors(document)] == ["$.compute.nics[0].role"]
+
+
 def test_planning_takes_a_document_in_each_syntax_and_answers_a_plan(openapi):
     request = operation(openapi, "post", "/api/v1/plan/")["requestBody"]["content"]
     assert {media: content["schema"] for media, content in request.items()} == {

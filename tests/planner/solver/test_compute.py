@@ -1,8 +1,12 @@
 """Compute sizing against hand calculations and the DGX SuperPOD H100 reference architecture."""
 
+from dataclasses import replace
+
 import pytest
 
-from planner.solver.compute import compute_warnings, nodes_for_gpus, size_compute
+from planner.solver.compute import compute_warnings, nodes_for_gpus, size_compute, system_with_nics
+from planner.solver.errors import ScenarioError
+from planner.solver.parts import NicSpec
 from planner.solver.scenario import ComputeSpec
 
 
@@ -40,3 +44,42 @@ def test_rounding_up_is_warned_about(catalog):
     assert "rounds up to 14 systems (1,008 GPUs)" in warning
     exact = ComputeSpec(system="gb200-nvl72", gpus=1008)
     assert compute_warnings(exact, system, size_compute(exact, system)) == []
+
+
+def test_nic_overrides_replace_the_roles_given_and_keep_the_others(catalog):
+    """DGX H100: 8 x 400G compute, 2 x 400G storage, 2 x 400G in-band, 1 x 1G oob; the
+    scenario gives two 200 Gb/s storage HCAs and a 4 x 100G second front-end it lacks."""
+    system = catalog.systems["dgx-h100"]
+    overridden = system_with_nics(system, (NicSpec(role="storage", count=2, gbps=200),))
+    assert overridden.nic("storage") == NicSpec(role="storage", count=2, gbps=200, ports_per_cage=1)
+    assert [nic.role for nic in overridden.nics] == ["compute", "storage", "inband", "oob"]
+    assert overridden.nic("compute") == system.nic("compute")
+    assert (overridden.slug, overridden.power_kw) == (system.slug, system.power_kw)
+    assert system.nic("storage").gbps == 400  # the catalog part is left as it was
+
+
+def test_a_role_the_system_lacks_is_added(catalog):
+    system = replace(catalog.systems["dgx-h100"], nics=(NicSpec(role="compute", count=8, gbps=400, ports_per_cage=2),))
+    overridden = system_with_nics(system, (NicSpec(role="oob", count=1, gbps=1),))
+    assert [(nic.role, nic.count, nic.gbps) for nic in overridden.nics] == [("compute", 8, 400), ("oob", 1, 1)]
+
+
+def test_no_override_gives_the_system_itself(catalog):
+    system = catalog.systems["dgx-h100"]
+    assert system_with_nics(system, ()) is system
+
+
+def test_a_role_given_twice_is_an_error_on_the_list(catalog):
+    nics = (NicSpec(role="storage", count=2, gbps=200), NicSpec(role="storage", count=1, gbps=400))
+    with pytest.raises(ScenarioError) as raised:
+        system_with_nics(catalog.systems["dgx-h100"], nics)
+    assert raised.value.as_dict() == {"compute.nics": ["lists the role 'storage' more than once"]}
+
+
+def test_compute_nics_must_fill_the_trays_evenly(catalog):
+    """GB200 NVL72: 72 compute NICs in 18 trays; 70 do not divide into 18 trays."""
+    nics = (NicSpec(role="oob", count=1, gbps=1), NicSpec(role="compute", count=70, gbps=800))
+    with pytest.raises(ScenarioError) as raised:
+        system_with_nics(catalog.systems["gb200-nvl72"], nics)
+    [path] = raised.value.as_dict()
+    assert path == "compute.nics[1].count"

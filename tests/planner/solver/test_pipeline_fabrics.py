@@ -195,3 +195,44 @@ def test_no_top_of_rack_switch_in_a_rack_scale_system(catalog):
     document["fabrics"]["compute"]["leaf_placement"] = "rail_optimized"
     plan = plan_scenario(document, catalog)
     assert all(group.units_used <= group.usable_u for group in plan.racks.per_rack)
+
+
+def _storage_fabric(nics):
+    return {"name": "storage NICs", "compute": {"system": "dgx-h100", "nodes": 128, "nics": nics},
+            "fabrics": {"storage": {"switch": "sn5600"}}}
+
+
+def test_storage_nics_overridden_to_two_200g_change_the_storage_fabric_by_hand(catalog):
+    """128 DGX H100 on an SN5600 storage fabric (64 x 800G ports, split 1, 2 or 4 ways).
+
+    Catalog NICs, 2 x 400G storage per system: 256 links at 400G; one SN5600 takes 64 x 2 = 128
+    of them, too few, so two tiers: a leaf at 1:1 takes 32 ports x 2 = 64 links, 256 / 64 = 4
+    leaves, whose 4 x 64 = 256 up links at 400G fill 256 / 128 = 2 spines.
+    Overridden to 2 x 200G HCAs: 256 links at 200G; one SN5600 split 4 ways takes 64 x 4 = 256
+    of them: a single leaf, no spine.
+    """
+    catalog_nics = plan_scenario(_storage_fabric([]), catalog).fabrics["storage"]
+    assert [(link.from_, link.count, link.gbps) for link in catalog_nics.links] == [
+        ("node", 256, 400), ("leaf", 256, 400)]
+    assert [(tier.role, tier.switches) for tier in catalog_nics.tiers] == [("leaf", 4), ("spine", 2)]
+
+    overridden = plan_scenario(_storage_fabric([{"role": "storage", "count": 2, "gbps": 200}]), catalog)
+    storage = overridden.fabrics["storage"]
+    assert [(link.from_, link.count, link.gbps) for link in storage.links] == [("node", 256, 200)]
+    assert [(tier.role, tier.switches, tier.split) for tier in storage.tiers] == [("leaf", 1, 4)]
+    assert overridden.inputs.compute.nics[0].gbps == 200
+
+
+def test_nic_overrides_refused_by_path(catalog):
+    twice = [{"role": "storage", "count": 2, "gbps": 200}, {"role": "storage", "count": 1, "gbps": 400}]
+    with pytest.raises(ScenarioError) as raised:
+        plan_scenario(_storage_fabric(twice), catalog)
+    assert raised.value.as_dict() == {"compute.nics": ["lists the role 'storage' more than once"]}
+    uneven = [{"role": "storage", "count": 3, "gbps": 200, "ports_per_cage": 2}]
+    with pytest.raises(ScenarioError) as raised:
+        plan_scenario(_storage_fabric(uneven), catalog)
+    assert list(raised.value.as_dict()) == ["compute.nics[0].ports_per_cage"]
+    unknown = [{"role": "gpu", "count": 2, "gbps": 200}]
+    with pytest.raises(ScenarioError) as raised:
+        plan_scenario(_storage_fabric(unknown), catalog)
+    assert list(raised.value.as_dict()) == ["compute.nics[0].role"]

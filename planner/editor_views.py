@@ -1,0 +1,190 @@
+"""Pages of the scenario editor: the form (new and edit, field by field or as YAML) and its
+live preview. The form logic lives in planner.editor, the document's checks in the services."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from planner.catalog import catalog_snapshot
+from planner.editor import ScenarioEditor
+from planner.key_figures import key_figures
+from planner.selectors import scenario_get
+from planner.services import RevisionConflict, scenario_create, scenario_update
+from planner.solver.documents import parse_document
+from planner.solver.errors import DOCUMENT_PATH, ScenarioError
+from planner.views import plan_or_errors, posted_revision
+
+STARTER_SYSTEM = "dgx-h100"
+STARTER_SWITCH = "qm9700"
+STARTER_GPUS = 1024
+
+
+def _unreadable_form(error: ScenarioError) -> HttpResponse:
+    """A form post whose hidden fields the page did not write as they are (400)."""
+    return HttpResponse(
+        f"The form could not be read ({error}); reload the page and edit again.\n",
+        status=400, content_type="text/plain; charset=utf-8",
+    )
+
+
+def starter_document(catalog) -> dict:
+    """What a new scenario starts from: a thousand GPUs of a common system on its usual fabric."""
+    systems = sorted(catalog.systems)
+    system = (
+        STARTER_SYSTEM if STARTER_SYSTEM in catalog.systems else (systems[0] if systems else "")
+    )
+    document = {"name": "New scenario", "compute": {"system": system, "gpus": STARTER_GPUS}}
+    if STARTER_SWITCH in catalog.switches:
+        document["fabrics"] = {"compute": {"switch": STARTER_SWITCH}}
+    return document
+
+
+def _editor_page(
+    request,
+    editor,
+    scenario=None,
+    *,
+    base_revision=None,
+    yaml_text=None,
+    yaml_errors=None,
+    conflict=None,
+    status=200,
+):
+    plan, errors = plan_or_errors(editor.document, editor.catalog) if not editor.has_errors else (None, {})
+    context = {
+        "editor": editor,
+        "scenario": scenario,
+        "base_revision": base_revision
+        if base_revision is not None
+        else getattr(scenario, "revision", 0),
+        "yaml_text": yaml_text if yaml_text is not None else editor.document_yaml(),
+        "yaml_errors": yaml_errors or [],
+        "conflict": conflict,
+        "figures": key_figures(plan.to_dict()) if plan else [],
+        "plan_warnings": plan.warnings if plan else (),
+        "preview_failed": plan is None,
+        "refused": status == 400,
+    }
+    if errors:
+        editor.assign_errors(errors)
+    return render(request, "planner/scenario_edit.html", context, status=status)
+
+
+@login_required
+def scenario_new(request):
+    return _editor(request, None)
+
+
+@login_required
+def scenario_edit(request, pk):
+    return _editor(request, scenario_get(owner=request.user, pk=pk))
+
+
+def _editor(request, scenario):
+    catalog = catalog_snapshot()
+    if request.method != "POST":
+        document = scenario.document if scenario else starter_document(catalog)
+        return _editor_page(request, ScenarioEditor(document, catalog), scenario)
+    yaml_text = None
+    if request.POST.get("source") == "yaml":
+        yaml_text = request.POST.get("document_yaml", "")
+        try:
+            document = parse_document(yaml_text, "yaml")
+            if not isinstance(document, dict):
+                raise ScenarioError.at(DOCUMENT_PATH, "must be a mapping of keys to values")
+        except ScenarioError as error:
+            editor = ScenarioEditor(
+                scenario.document if scenario else starter_document(catalog), catalog
+            )
+            return _editor_page(
+                request,
+                editor,
+                scenario,
+                yaml_text=yaml_text,
+                base_revision=posted_revision(request.POST),
+                yaml_errors=[str(item) for item in error.errors],
+                status=400,
+            )
+    input_errors: dict[str, list[str]] = {}
+    if yaml_text is None:
+        try:
+            document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
+        except ScenarioError as error:
+            return _unreadable_form(error)
+    action = ScenarioEditor.row_action(request.POST) if yaml_text is None else ""
+    if action:
+        # A row added or removed by a page without script: the form again, not saved.
+        editor = ScenarioEditor(document, catalog, input_errors, focus=action)
+        return _editor_page(request, editor, scenario, base_revision=posted_revision(request.POST))
+    if input_errors:
+        _, errors = plan_or_errors(document, catalog)
+        return _editor_page(
+            request,
+            ScenarioEditor(document, catalog, {**errors, **input_errors}),
+            scenario,
+            base_revision=posted_revision(request.POST),
+            status=400,
+        )
+    try:
+        if scenario is None:
+            scenario = scenario_create(owner=request.user, document=document)
+        else:
+            scenario = scenario_update(
+                scenario=scenario,
+                document=document,
+                base_revision=posted_revision(request.POST),
+                author=request.user,
+            )
+    except RevisionConflict as conflict:
+        return _editor_page(
+            request,
+            ScenarioEditor(document, catalog),
+            scenario,
+            yaml_text=yaml_text,
+            base_revision=conflict.current_revision,
+            conflict=conflict,
+            status=409,
+        )
+    except ScenarioError as error:
+        editor = ScenarioEditor(document, catalog, error.as_dict())
+        yaml_errors = [str(item) for item in error.errors] if yaml_text is not None else None
+        return _editor_page(
+            request,
+            editor,
+            scenario,
+            yaml_text=yaml_text,
+            yaml_errors=yaml_errors,
+            base_revision=posted_revision(request.POST),
+            status=400,
+        )
+    messages.success(request, f"Saved “{scenario.name}” as revision {scenario.revision}.")
+    return redirect("workspace:scenario-detail", pk=scenario.pk)
+
+
+@login_required
+@require_POST
+def scenario_preview(request):
+    """The key figures of the posted form, and every field's errors (out of band, so old ones clear)."""
+    catalog = catalog_snapshot()
+    input_errors: dict[str, list[str]] = {}
+    try:
+        document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
+    except ScenarioError as error:
+        return _unreadable_form(error)
+    plan, errors = plan_or_errors(document, catalog) if not input_errors else (None, {})
+    editor = ScenarioEditor(document, catalog, {**errors, **input_errors})
+    context = {
+        "editor": editor,
+        "figures": key_figures(plan.to_dict()) if plan else [],
+        "plan_warnings": plan.warnings if plan else (),
+        "preview_failed": plan is None,
+        "oob": True,
+    }
+    response = render(request, "planner/inc/editor_preview.html", context)
+    if plan is None:
+        # The figures on the page stay those of the last input that planned; only the status
+        # line and the fields' errors (out of band) change.
+        response["HX-Reswap"] = "none"
+    return response
