@@ -6,22 +6,29 @@ plan therefore shows up without changes here; the figures that explain a section
 power, elevations for racks) are added beside it when it is present.
 """
 
-import dataclasses
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from fabric.plots import fabric_figures
 from planner import floor_plots, plots, rack_plots
-from planner.solver.scenario import ScenarioSpec
+from planner.plan_text import (
+    CODE_KEYS,
+    NAME_KEYS,
+    format_value,
+    is_scenario_path,
+    label,
+    part_names,
+    path_words,
+    short_name,
+    shown_value,
+    sub_label,
+    with_part_names,
+)
 from planner.solver.warning_groups import WarningGroup, group_warnings
-from planner.words import PHRASES, choice_label, is_key, words_of
 from power.plots import power_flow_figure
 
 logger = logging.getLogger(__name__)
-
-SCENARIO_SECTIONS = {item.name for item in dataclasses.fields(ScenarioSpec)}
-"""First parts of the scenario paths a plan names (`limited_by: racks.power_budget_kw`)."""
 
 SECTION_ORDER = [
     "compute",
@@ -46,40 +53,20 @@ SECTION_TITLES = {
 SKIPPED = {"name", "warnings", "inputs"}
 """Not sections of the plan: `inputs` echoes the scenario, which has its own pages."""
 MAX_TABLE_ROWS = 200
-LARGEST_PLAIN_NUMBER = 1e15
-"""Larger numbers (training FLOPs) are shown as 8.40 × 10²³."""
-SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MAX_DEPTH = 2
-UNIT_SUFFIXES = [
-    ("_usd_per_kwh", "USD/kWh"),
-    ("_usd_per_year", "USD/year"),
-    ("_usd_per_gpu_hour", "USD/GPU-h"),
-    ("_kg_per_m2", "kg/m²"),
-    ("_btu_per_h", "BTU/h"),
-    ("_l_per_min", "L/min"),
-    ("_m3_per_h", "m³/h"),
-    ("_l_per_kwh", "L/kWh"),
-    ("_gbytes_per_s", "GB/s"),
-    ("_mwh", "MWh"),
-    ("_kwh", "kWh"),
-    ("_kw", "kW"),
-    ("_mw", "MW"),
-    ("_w", "W"),
-    ("_usd", "USD"),
-    ("_m2", "m²"),
-    ("_m", "m"),
-    ("_kg", "kg"),
-    ("_gbps", "Gb/s"),
-    ("_tb", "TB"),
-    ("_gb", "GB"),
-    ("_s", "s"),
-    ("_h", "h"),
-    ("_cfm", "CFM"),
-    ("_u", "U"),
-    ("_k", "K"),
-    ("_pflops", "PFLOPS"),
-    ("_tflops", "TFLOPS"),
-]
+
+
+class Fact(NamedTuple):
+    name: str
+    value: str
+
+    @property
+    def long(self) -> bool:
+        """Whether the value is prose that may wrap between its words (short values never wrap)."""
+        return len(self.value) > LONGEST_UNWRAPPED
+
+
+LONGEST_UNWRAPPED = 32
 
 
 @dataclass
@@ -87,9 +74,10 @@ class Table:
     title: str
     columns: list[tuple[str, bool]]
     """(heading, numeric)"""
-    rows: list[list[tuple[str, bool, bool]]]
-    """(text, numeric, whether the text is a web address) of every cell: decided here rather
-    than in the template, which would test each of the thousands of cells of a large plan."""
+    rows: list[list[tuple[str, bool, bool, str, bool]]]
+    """(text, numeric, whether the text is a web address, its tooltip, whether it is code) of
+    every cell: decided here rather than in the template, which would test each of the thousands
+    of cells of a large plan (and a lookup the template misses costs an exception)."""
     hidden_rows: int = 0
 
 
@@ -97,7 +85,7 @@ class Table:
 class SectionView:
     key: str
     title: str
-    facts: list[tuple[str, str]] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     subsections: list["SectionView"] = field(default_factory=list)
@@ -105,89 +93,39 @@ class SectionView:
     """(element id, title, whether it takes the whole width) of the section's figures."""
 
     @property
+    def fact_rows(self) -> list[tuple[str, str, str, str]]:
+        """(label, value, its class, its tooltip) of each fact, for the template to unpack: a
+        lookup the template misses costs it an exception, hundreds of them on a large plan."""
+        return [
+            (
+                fact.name,
+                fact.value,
+                "text" if fact.long else "value",
+                getattr(fact.value, "slug", ""),
+            )
+            for fact in self.facts
+        ]
+
+    @property
     def anchor(self) -> str:
         return "plan-" + self.key.replace(".", "-")
-
-
-def label(key: str) -> str:
-    """`it_kw` -> `IT (kW)`; `nodes_per_rack` -> `Nodes per rack`; a dotted path stays as it is."""
-    if "." in key:
-        return path_words(key) if is_scenario_path(key) else key
-    if key in PHRASES:
-        return PHRASES[key]
-    unit = ""
-    for suffix, name in UNIT_SUFFIXES:
-        if key.endswith(suffix) and len(key) > len(suffix):
-            key, unit = key[: -len(suffix)], name
-            break
-    text = words_of(key)
-    return f"{text} ({unit})" if unit else text
-
-
-def format_value(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, float)) and abs(value) >= LARGEST_PLAIN_NUMBER:
-        mantissa, exponent = f"{value:.2e}".split("e")
-        return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPTS)}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e15:
-            return f"{int(value):,}"
-        if abs(value) >= 100:
-            return f"{value:,.0f}"
-        if abs(value) >= 1:
-            return f"{value:,.2f}".rstrip("0").rstrip(".")
-        return f"{value:.3g}"
-    if isinstance(value, list):
-        if all(isinstance(item, dict) for item in value):
-            return ", ".join(_compact(item) for item in value)
-        return ", ".join(format_value(item) for item in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{_sub_label(key)}: {format_value(item)}" for key, item in value.items())
-    if isinstance(value, str) and is_key(value):
-        return choice_label(value)
-    if isinstance(value, str) and is_scenario_path(value):
-        return path_words(value)
-    return str(value)
-
-
-def is_scenario_path(text: str) -> bool:
-    """Whether a text is the dotted path of a scenario field (`racks.power_budget_kw`)."""
-    parts = text.split(".")
-    return len(parts) > 1 and parts[0] in SCENARIO_SECTIONS and all(is_key(part) or part.isalpha() for part in parts)
-
-
-def path_words(path: str) -> str:
-    """A scenario field's path in words: `racks.power_budget_kw` -> "Racks › Power budget (kW)"."""
-    *sections, name = path.split(".")
-    return " › ".join([*(words_of(section) for section in sections), label(name)])
-
-
-def _sub_label(key: str) -> str:
-    """A key inside a record in words; a slug (`qm9700`, `chiller-air-1000`) as it is."""
-    if is_scenario_path(key):
-        return path_words(key)
-    return words_of(key) if is_key(key) else key
-
-
-def _compact(record: dict) -> str:
-    values = [format_value(item) for item in record.values()]
-    return " × ".join(values) if len(values) == 2 else "/".join(values)
 
 
 def _is_scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
-def _cell(text: str, numeric: bool) -> tuple[str, bool, bool]:
-    return text, numeric, text.startswith(("https://", "http://"))
+def _cell(text: str, numeric: bool) -> tuple[str, bool, bool, str, bool]:
+    link = text.startswith(("https://", "http://"))
+    return text, numeric, link, getattr(text, "slug", ""), getattr(text, "code", False)
 
 
-def _table(title: str, records: list[dict]) -> Table:
+def _by_name(key: str) -> str:
+    """The key under which a SKU column shows the parts' names instead of their SKUs."""
+    return "part" if key in CODE_KEYS else key
+
+
+def _table(title: str, records: list[dict], names: dict[str, str]) -> Table:
     columns: list[str] = []
     for record in records:
         for key in record:
@@ -201,8 +139,14 @@ def _table(title: str, records: list[dict]) -> Table:
         )
         for key in columns
     }
+    # A SKU stays code beside a column that names the part; alone, the part is shown by name.
+    named = bool(NAME_KEYS & set(columns))
+    shown_as = [(key, key if named else _by_name(key), numeric[key]) for key in columns]
     rows = [
-        [_cell(format_value(record.get(key)), numeric[key]) for key in columns]
+        [
+            _cell(_shown(as_key, record.get(key), names), is_number)
+            for key, as_key, is_number in shown_as
+        ]
         for record in records[:MAX_TABLE_ROWS]
     ]
     return Table(
@@ -213,44 +157,78 @@ def _table(title: str, records: list[dict]) -> Table:
     )
 
 
-def describe(key: str, value: Any, title: str | None = None, depth: int = 0) -> SectionView:
+def _shown(key: str, value: Any, names: dict[str, str]) -> str:
+    return shown_value(key, value, names)
+
+
+def _is_empty(value: Any) -> bool:
+    """A value the page leaves out (an absent dragonfly, no warnings), rather than "—" or "none"."""
+    return value is None or value == [] or value == {}
+
+
+def describe(
+    key: str,
+    value: Any,
+    title: str | None = None,
+    depth: int = 0,
+    names: dict[str, str] | None = None,
+) -> SectionView:
+    names = names or {}
     view = SectionView(
         key, title or SECTION_TITLES.get(key.split(".")[-1], label(key.split(".")[-1]))
     )
     if isinstance(value, list):
         if value and all(isinstance(item, dict) for item in value):
-            view.tables.append(_table("", value))
+            view.tables.append(_table("", value, names))
         else:
-            view.notes.extend(format_value(item) for item in value)
+            view.notes.extend(with_part_names(format_value(item), names) for item in value)
         return view
     if not isinstance(value, dict):
-        view.facts.append((view.title, format_value(value)))
+        view.facts.append(Fact(view.title, _shown(key, value, names)))
         return view
     for name, item in value.items():
-        if _is_scalar(item):
-            view.facts.append((label(name), format_value(item)))
-        elif isinstance(item, list) and item and all(isinstance(entry, dict) for entry in item):
-            view.tables.append(_table(label(name), item))
-        elif isinstance(item, list) and all(isinstance(entry, str) for entry in item) and item:
-            view.notes.extend(item)
+        if _is_empty(item):
+            continue
+        if isinstance(item, str) and " " in item:
+            view.facts.append(Fact(_fact_label(name, names), with_part_names(item, names)))
+        elif _is_scalar(item):
+            view.facts.append(Fact(_fact_label(name, names), _shown(name, item, names)))
+        elif isinstance(item, list) and all(isinstance(entry, dict) for entry in item):
+            view.tables.append(_table(label(name), item, names))
+        elif isinstance(item, list) and all(isinstance(entry, str) for entry in item):
+            view.notes.extend(with_part_names(entry, names) for entry in item)
         elif isinstance(item, list):
-            view.facts.append((label(name), format_value(item) if item else "none"))
-        elif isinstance(item, dict) and item and all(_is_scalar(entry) for entry in item.values()):
+            view.facts.append(Fact(_fact_label(name, names), _shown(name, item, names)))
+        elif isinstance(item, dict) and all(_is_scalar(entry) for entry in item.values()):
             if depth < MAX_DEPTH and len(item) > 3:
-                view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
+                view.subsections.append(
+                    describe(f"{key}.{name}", item, label(name), depth + 1, names)
+                )
             else:
                 view.facts.extend(
-                    (f"{label(name)}: {_sub_label(sub)}", format_value(entry))
+                    Fact(f"{label(name)}: {_fact_sub_label(sub, names)}", _shown(sub, entry, names))
                     for sub, entry in item.items()
                 )
         elif isinstance(item, dict) and depth < MAX_DEPTH:
-            view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1))
+            view.subsections.append(describe(f"{key}.{name}", item, label(name), depth + 1, names))
         elif isinstance(item, dict):
-            view.facts.append((label(name), format_value(item)))
+            view.facts.append(Fact(_fact_label(name, names), _shown(name, item, names)))
     return view
 
 
-def plan_sections(plan: dict) -> list[SectionView]:
+def _fact_label(key: str, names: dict[str, str]) -> str:
+    """A fact's label: its key in words, or the part it is about (`crah-200`) by its name."""
+    return short_name(names[key]) if key in names else label(key)
+
+
+def _fact_sub_label(key: str, names: dict[str, str]) -> str:
+    return path_words(key) if is_scenario_path(key) else sub_label(key, names)
+
+
+def plan_sections(plan: dict, catalog=None) -> list[SectionView]:
+    """The plan's sections in SECTION_ORDER (then any other), described for the page; parts are
+    named from `catalog` (and the plan's sources)."""
+    names = part_names(catalog, plan)
     keys = [key for key in SECTION_ORDER if key in plan]
     keys += [key for key in plan if key not in keys and key not in SKIPPED]
     sections = []
@@ -261,12 +239,12 @@ def plan_sections(plan: dict) -> list[SectionView]:
         if key == "fabrics" and isinstance(value, dict):
             view = SectionView(key, SECTION_TITLES[key])
             view.subsections = [
-                describe(f"fabrics.{name}", fabric, f"{label(name)} fabric", 1)
+                describe(f"fabrics.{name}", fabric, f"{label(name)} fabric", 1, names)
                 for name, fabric in value.items()
                 if isinstance(fabric, dict)
             ]
         else:
-            view = describe(key, value)
+            view = describe(key, value, names=names)
         sections.append(view)
     return sections
 
@@ -357,20 +335,33 @@ class WarningLine:
     anchor: str
     """The id of the section the warning is about on the page ("" when the page has none)."""
     section_title: str
+    message: str = ""
+    """The group's message with the parts it names by their names ("" for the planner's words)."""
+    members: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
         """The message, its ranges (3–17 m) never broken across lines (a word joiner)."""
-        return self.group.message.replace("–", "–\u2060")
+        return (self.message or self.group.message).replace("–", "–\u2060")
 
 
-def warning_lines(warnings, sections: list[SectionView]) -> list[WarningLine]:
-    """The plan's warnings grouped (planner.solver.warning_groups), each linked to its section."""
+def warning_lines(
+    warnings, sections: list[SectionView], names: dict[str, str] | None = None
+) -> list[WarningLine]:
+    """The plan's warnings grouped (planner.solver.warning_groups), each linked to its section,
+    the parts they name by their names."""
     shown = {section.key: section for section in sections}
+    names = names or {}
     lines = []
     for group in group_warnings(list(warnings or ())):
         section = shown.get(group.section)
         lines.append(
-            WarningLine(group, section.anchor if section else "", section.title if section else "")
+            WarningLine(
+                group,
+                section.anchor if section else "",
+                section.title if section else "",
+                with_part_names(group.message, names),
+                tuple(with_part_names(member, names) for member in group.members),
+            )
         )
     return lines

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from jobs.services import TooManyJobs
 from planner import dashboard, plots
+from planner.dashboard_lead import lead_screen
 from planner.diff import document_changes
 from planner.editor import document_as_yaml
 from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
@@ -286,12 +287,15 @@ def scenario_detail(request, pk):
             exports=_api_exports(scenario, plan),
         )
         charts = dashboard.plan_figures(data, spec, catalog)
-        sections = dashboard.plan_sections(data)
+        sections = dashboard.plan_sections(data, catalog)
         dashboard.attach_charts(sections, charts)
+        names = dashboard.part_names(catalog, data)
+        lines = dashboard.warning_lines(data.get("warnings"), sections, names)
         context.update(
             charts=charts,
             sections=sections,
-            warning_lines=dashboard.warning_lines(data.get("warnings"), sections),
+            warning_lines=lines,
+            lead=lead_screen(data, lines, charts, names),
         )
         context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])

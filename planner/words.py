@@ -8,6 +8,7 @@ YAML view and the API.
 import re
 
 WORDS = {
+    "acc": "ACC",
     "aoc": "AOC",
     "bf16": "BF16",
     "bom": "BOM",
@@ -16,6 +17,7 @@ WORDS = {
     "cdus": "CDUs",
     "co2": "CO₂",
     "cpu": "CPU",
+    "dac": "DAC",
     "fp8": "FP8",
     "flops": "FLOPs",
     "gbps": "Gb/s",
@@ -35,6 +37,7 @@ WORDS = {
     "mw": "MW",
     "mwh": "MWh",
     "nic": "NIC",
+    "ndr": "NDR",
     "nics": "NICs",
     "npv": "NPV",
     "oob": "OOB",
@@ -84,6 +87,12 @@ PHRASES = {
     "width_m_by_kind": "Width by kind (m)",
     "software_usd_per_gpu_per_year": "Software (USD/GPU-year)",
     "unit_power_kw_per_kw": "Unit power per kW of heat",
+    "parameters_billion": "Parameters (billions)",
+    "active_parameters_billion": "Active parameters (billions)",
+    "tokens_trillion": "Tokens (trillions)",
+    "read_gbytes_per_s_per_gpu_target": "Read target per GPU (GB/s)",
+    "read_gbytes_per_s_needed": "Read needed (GB/s)",
+    "write_gbytes_per_s_needed": "Write needed (GB/s)",
 }
 """Whole keys whose words alone read badly, in the words an architect uses."""
 
@@ -102,6 +111,12 @@ def words_of(key: str) -> str:
     if key in PHRASES:
         return PHRASES[key]
     text = " ".join(WORDS.get(word, word) for word in key.split("_") if word)
+    return text[:1].upper() + text[1:]
+
+
+def segment_words(segment: str) -> str:
+    """A link segment between two tiers in words: `node-leaf` -> "Node → leaf"."""
+    text = " → ".join(WORDS.get(end, end) for end in segment.split("-") if end)
     return text[:1].upper() + text[1:]
 
 
