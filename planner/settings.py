@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "power",
     "storage",
     "jobs",
+    "sweeps",
 ]
 
 MIDDLEWARE = [

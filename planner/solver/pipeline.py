@@ -1,5 +1,6 @@
 """The one place that knows the order of the steps: scenario in, plan out."""
 
+from collections.abc import MutableMapping
 from dataclasses import replace
 from typing import Any
 
@@ -49,15 +50,27 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
     return scenario, catalog
 
 
-def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
-    """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design)."""
+def plan_scenario(
+    document: Any, catalog: CatalogSnapshot, *, count_cables: bool = True,
+    fabric_cache: MutableMapping | None = None,
+) -> Plan:
+    """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design).
+
+    `count_cables=False` screens the design (a sweep): the cables are not placed and counted one
+    by one; the racks are packed once with the optics' power of a sample of the links where they
+    stand (`cabling_counts.estimated_fabrics`), and the cables and modules are the fabric
+    engine's (one length a segment). `fabric_cache` keeps each fabric planned for given inputs,
+    for the designs of a sweep that share them (one catalog for every design that uses it).
+    """
     scenario, catalog = validate_scenario(document, catalog)
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(_compute_spec(scenario, system), system)
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None
     storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
-    fabrics, facility = _fabrics_and_racks(scenario, catalog, system, compute, storage)
+    fabrics, facility = _fabrics_and_racks(
+        scenario, catalog, system, compute, storage, count_cables=count_cables, fabric_cache=fabric_cache
+    )
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
     warnings += [warning for fabric in fabrics.values() for warning in (*fabric.warnings, *fabric.media_warnings)]
@@ -104,7 +117,7 @@ CABLING_ROUNDS = 8
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    storage: StorageResult | None,
+    storage: StorageResult | None, *, count_cables: bool = True, fabric_cache: MutableMapping | None = None,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
@@ -146,7 +159,7 @@ def _fabrics_and_racks(
         }
         return plan_fabrics(
             scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            planned=planned,
+            planned=planned, cache=fabric_cache,
         )
 
     racks_spec = scenario.racks
@@ -230,6 +243,8 @@ def _fabrics_and_racks(
             # so that the full count is made once, where they end up.
             estimate = estimated_fabrics(cabled, catalog)
             facility, seen = racks_for(estimate, reserve), set()
+            if not count_cables:
+                return estimate, facility
             continue
         counted = counted_fabrics(cabled, catalog)
         counted_racks = facility.racks

@@ -1,0 +1,48 @@
+"""A sweep's summary as lines of text, for the sweep command."""
+
+from sweeps.solver.engine import DesignResult
+from sweeps.solver.summary import SweepSummary
+
+MAX_FRONT_LINES = 50
+"""Front designs printed; the file written with --output holds them all."""
+
+
+def _number(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.2f}" if abs(value) < 1e6 else f"{value:,.0f}"
+    return f"{value:,.0f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+
+def design_text(summary: SweepSummary, design: DesignResult) -> str:
+    values = summary.spec.design_values(design.index)
+    return ", ".join(f"{key}={value}" for key, value in values.items())
+
+
+def summary_lines(summary: SweepSummary, screened: bool) -> list[str]:
+    spec = summary.spec
+    how = "screened (cables estimated, not counted)" if screened else "planned in full"
+    lines = [
+        f"{spec.name}: {summary.designs:,} designs over {len(spec.axes)} axes, {how}",
+        f"Feasible: {summary.feasible:,} of {summary.designs:,}",
+    ]
+    if summary.refusals:
+        lines.append("Refused, by reason (designs, where, e.g.):")
+        lines += [f"  {refusals.count:>9,}  {path}: {refusals.example}" for path, refusals in summary.sorted_refusals()]
+    if not summary.feasible:
+        lines.append("No design is feasible.")
+        return lines
+    objectives = ", ".join(f"{objective.key} ({objective.goal})" for objective in spec.objectives)
+    lines.append(f"Pareto front over {objectives}: {len(summary.front):,} designs")
+    for design in summary.front[:MAX_FRONT_LINES]:
+        figures = "  ".join(f"{objective.key}={_number(design.figures[objective.key])}" for objective in spec.objectives)
+        lines.append(f"  design {design.index}: {design_text(summary, design)}  →  {figures}")
+    if len(summary.front) > MAX_FRONT_LINES:
+        lines.append(f"  … and {len(summary.front) - MAX_FRONT_LINES:,} more")
+    lines.append("Best by objective:")
+    for objective, design in zip(spec.objectives, summary.best):
+        key_figures = "  ".join(f"{key}={_number(value)}" for key, value in design.figures.items())
+        lines.append(f"  {objective.key} ({objective.goal}): design {design.index}: {design_text(summary, design)}")
+        lines.append(f"      {key_figures}")
+    return lines

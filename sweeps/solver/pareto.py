@@ -1,0 +1,48 @@
+"""The Pareto front of a set of designs and the best design for each objective.
+
+Every objective is turned into one to minimise (a maximised one is negated). A design dominates
+another when it is no worse in any objective and better in at least one; the front is every
+design that no other dominates (equal designs do not dominate each other: both stay).
+"""
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def dominates(first: Sequence[float], second: Sequence[float], signs: Sequence[int]) -> bool:
+    """Whether `first` dominates `second` (objective values; sign +1 minimise, -1 maximise)."""
+    a = [sign * value for sign, value in zip(signs, first)]
+    b = [sign * value for sign, value in zip(signs, second)]
+    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
+
+
+def pareto_front(points: Sequence[Sequence[float]], signs: Sequence[int]) -> list[int]:
+    """Indices (ascending) of the points no other point dominates.
+
+    Notes: in lexicographic order of the minimised values a point can only be dominated by one
+    before it, and if so by one on the front; so one pass, each point checked against the front
+    found so far (n x front size comparisons, vectorised).
+    """
+    if len(points) == 0:
+        return []
+    values = np.asarray(points, dtype=float) * np.asarray(signs, dtype=float)
+    order = np.lexsort(values.T[::-1])
+    front: list[int] = []
+    kept = np.empty((0, values.shape[1]))
+    for index in order:
+        point = values[index]
+        if len(kept) and np.any(np.all(kept <= point, axis=1) & np.any(kept < point, axis=1)):
+            continue
+        front.append(int(index))
+        kept = np.vstack([kept, point])
+    return sorted(front)
+
+
+def best_by_objective(points: Sequence[Sequence[float]], signs: Sequence[int]) -> list[int | None]:
+    """For each objective, the index of the point with its best value (the first such point);
+    None when there are no points."""
+    if len(points) == 0:
+        return [None] * len(signs)
+    values = np.asarray(points, dtype=float) * np.asarray(signs, dtype=float)
+    return [int(np.argmin(values[:, column])) for column in range(values.shape[1])]
