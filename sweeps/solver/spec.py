@@ -43,6 +43,7 @@ class Axis:
     key: str
     """Dotted scenario key, e.g. fabrics.compute.topology."""
     values: tuple
+    from_range: bool = False
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,8 @@ def _read_axes(value: Any, errors: list[FieldError]) -> tuple[Axis, ...]:
             continue
         values = _axis_values(given, path, errors)
         if values is not None:
-            axes.append(Axis(str(key), values))
+            from_range = isinstance(given, dict) and "values" not in given
+            axes.append(Axis(str(key), values, from_range))
     return tuple(axes)
 
 
@@ -316,28 +318,54 @@ def _read_objectives(value: Any, errors: list[FieldError]) -> tuple[Objective, .
     return tuple(objectives)
 
 
+MAX_PROBED_VALUES = 1_000
+"""Values of a listed axis checked on the base before the sweep (a range: its two ends, as a
+scenario's bounds are intervals); beyond, a bad value is a refusal of its designs."""
+
+
+def _probed_positions(axis: Axis) -> list[int]:
+    if axis.from_range:
+        return sorted({0, len(axis.values) - 1})
+    return list(range(min(len(axis.values), MAX_PROBED_VALUES)))
+
+
 def _check_against_base(spec: SweepSpec, catalog: CatalogSnapshot, errors: list[FieldError]) -> None:
-    """Each axis value on the base, the other axes at their first value: a problem at the axis's
-    key is the value's (`axes.compute.system[2]`); a problem elsewhere that every probe has is
-    the base's (`base.racks.cooling`)."""
-    first = {axis.key: axis.values[0] for axis in spec.axes}
+    """Each axis value on the base, the other axes at their first good value: a problem at the
+    axis's key is the value's (`axes.compute.system[2]`); a problem elsewhere that every probe
+    has is the base's (`base.racks.cooling`). A value found bad is not used for the other axes,
+    and they are probed again (a round per axis at most)."""
+    bad: dict[str, dict[int, str]] = {axis.key: {} for axis in spec.axes}
     base_problems: dict[str, str] | None = None
+    for _ in range(len(spec.axes)):
+        reference = {}
+        for axis in spec.axes:
+            good = [position for position in range(len(axis.values)) if position not in bad[axis.key]]
+            reference[axis.key] = axis.values[good[0] if good else 0]
+        found_bad = False
+        base_problems = None
+        for axis in spec.axes:
+            for position in _probed_positions(axis):
+                try:
+                    validate_scenario(with_values(spec.base, {**reference, axis.key: axis.values[position]}), catalog)
+                    found: list[FieldError] = []
+                except ScenarioError as error:
+                    found = list(error.errors)
+                elsewhere = {}
+                for error in found:
+                    if error.path == axis.key or error.path.startswith(axis.key + "."):
+                        if position not in bad[axis.key]:
+                            bad[axis.key][position] = error.message
+                            found_bad = True
+                    else:
+                        elsewhere.setdefault(error.path, error.message)
+                base_problems = elsewhere if base_problems is None else {
+                    path: message for path, message in base_problems.items() if path in elsewhere
+                }
+        if not found_bad:
+            break
     for axis in spec.axes:
-        for position, value in enumerate(axis.values):
-            try:
-                validate_scenario(with_values(spec.base, {**first, axis.key: value}), catalog)
-                found: list[FieldError] = []
-            except ScenarioError as error:
-                found = list(error.errors)
-            elsewhere = {}
-            for error in found:
-                if error.path == axis.key or error.path.startswith(axis.key + "."):
-                    errors.append(FieldError(f"{join_path('axes', axis.key)}[{position}]", error.message))
-                else:
-                    elsewhere.setdefault(error.path, error.message)
-            base_problems = elsewhere if base_problems is None else {
-                path: message for path, message in base_problems.items() if path in elsewhere
-            }
+        for position, message in sorted(bad[axis.key].items()):
+            errors.append(FieldError(f"{join_path('axes', axis.key)}[{position}]", message))
     swept = tuple(axis.key for axis in spec.axes)
     for path, message in (base_problems or {}).items():
         if any(path == key or path.startswith(key + ".") for key in swept):
