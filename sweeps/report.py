@@ -1,5 +1,6 @@
 """A sweep's summary as lines of text, for the sweep command."""
 
+from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED
 from sweeps.solver.engine import DesignResult
 from sweeps.solver.summary import SweepSummary
 
@@ -20,9 +21,16 @@ def design_text(summary: SweepSummary, design: DesignResult) -> str:
     return ", ".join(f"{key}={value}" for key, value in values.items())
 
 
-def summary_lines(summary: SweepSummary, screened: bool) -> list[str]:
+CABLES_TEXT = {
+    CABLES_COUNTED: "planned in full, every cable counted",
+    CABLES_SAMPLED: "screened (racks packed with a sample of the optics; cables not counted)",
+    CABLES_ENGINE: "screened (the fabric engine's cables and optics; cables not counted)",
+}
+
+
+def summary_lines(summary: SweepSummary, cables: str) -> list[str]:
     spec = summary.spec
-    how = "screened (cables estimated, not counted)" if screened else "planned in full"
+    how = CABLES_TEXT[cables]
     lines = [
         f"{spec.name}: {summary.designs:,} designs over {len(spec.axes)} axes, {how}",
         f"Feasible: {summary.feasible:,} of {summary.designs:,}",

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from planner.solver.catalog import CatalogSnapshot
+from planner.solver.pipeline import CABLES_ENGINE
 from sweeps.solver.engine import DesignResult, evaluate_batch
 from sweeps.solver.spec import SweepSpec
 
@@ -38,37 +39,37 @@ def scheduler_address(given: str | None) -> str | None:
 
 def run_sweep(
     spec: SweepSpec, catalog: CatalogSnapshot, *, workers: int = 1, scheduler: str | None = None,
-    client=None, count_cables: bool = False, batch_size: int | None = None,
+    client=None, cables: str = CABLES_ENGINE, batch_size: int | None = None,
 ) -> Iterator[list[DesignResult]]:
     """Every design of the sweep, planned, as batches of results in the order they finish."""
     if client is not None or scheduler:
-        yield from _run_on_dask(spec, catalog, scheduler, client, count_cables, batch_size)
+        yield from _run_on_dask(spec, catalog, scheduler, client, cables, batch_size)
     elif workers > 1:
-        yield from _run_on_processes(spec, catalog, workers, count_cables, batch_size)
+        yield from _run_on_processes(spec, catalog, workers, cables, batch_size)
     else:
         size = batch_size or MAX_BATCH
         for start, stop in design_batches(spec.design_count, size):
-            yield evaluate_batch(spec, start, stop, catalog, count_cables)
+            yield evaluate_batch(spec, start, stop, catalog, cables)
 
 
 _worker_state: tuple | None = None
 
 
-def _start_worker(spec: SweepSpec, catalog: CatalogSnapshot, count_cables: bool) -> None:
+def _start_worker(spec: SweepSpec, catalog: CatalogSnapshot, cables: str) -> None:
     """The sweep and catalog reach each worker process once, not with every batch."""
     global _worker_state
-    _worker_state = (spec, catalog, count_cables)
+    _worker_state = (spec, catalog, cables)
 
 
 def _evaluate_in_worker(start: int, stop: int) -> list[DesignResult]:
-    spec, catalog, count_cables = _worker_state
-    return evaluate_batch(spec, start, stop, catalog, count_cables)
+    spec, catalog, cables = _worker_state
+    return evaluate_batch(spec, start, stop, catalog, cables)
 
 
-def _run_on_processes(spec, catalog, workers, count_cables, batch_size) -> Iterator[list[DesignResult]]:
+def _run_on_processes(spec, catalog, workers, cables, batch_size) -> Iterator[list[DesignResult]]:
     size = batch_size or batch_size_for(spec.design_count, workers)
     batches = design_batches(spec.design_count, size)
-    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, catalog, count_cables)) as pool:
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, catalog, cables)) as pool:
         pending = set()
         for start, stop in batches:
             pending.add(pool.submit(_evaluate_in_worker, start, stop))
@@ -82,7 +83,7 @@ def _run_on_processes(spec, catalog, workers, count_cables, batch_size) -> Itera
                 yield future.result()
 
 
-def _run_on_dask(spec, catalog, scheduler, client, count_cables, batch_size) -> Iterator[list[DesignResult]]:
+def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size) -> Iterator[list[DesignResult]]:
     from distributed import Client, as_completed
 
     own = client is None
@@ -97,7 +98,7 @@ def _run_on_dask(spec, catalog, scheduler, client, count_cables, batch_size) -> 
         ahead = workers * IN_FLIGHT_PER_WORKER
 
         def submit(start: int, stop: int):
-            return client.submit(evaluate_batch, spec_data, start, stop, catalog_data, count_cables, pure=False)
+            return client.submit(evaluate_batch, spec_data, start, stop, catalog_data, cables, pure=False)
 
         running = as_completed([submit(*batch) for batch, _ in zip(batches, range(ahead))])
         for future in running:

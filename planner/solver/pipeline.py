@@ -42,6 +42,15 @@ from storage.solver.tiers import (
 )
 
 
+CABLES_COUNTED = "counted"
+"""Every cable placed and counted where it stands: the plan the pages and exports show."""
+CABLES_SAMPLED = "sampled"
+"""A screen: the racks packed with the optics of a sample of the links (a sweep)."""
+CABLES_ENGINE = "engine"
+"""A coarser screen: the racks packed with the fabric engine's optics (one length a segment)."""
+CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
+
+
 def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, CatalogSnapshot]:
     """The document read into a spec, and the catalog with its inline components, or ScenarioError."""
     scenario = read_scenario(document)
@@ -51,16 +60,17 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
 
 
 def plan_scenario(
-    document: Any, catalog: CatalogSnapshot, *, count_cables: bool = True,
+    document: Any, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED,
     fabric_cache: MutableMapping | None = None,
 ) -> Plan:
     """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design).
 
-    `count_cables=False` screens the design (a sweep): the cables are not placed and counted one
-    by one; the racks are packed once with the optics' power of a sample of the links where they
-    stand (`cabling_counts.estimated_fabrics`), and the cables and modules are the fabric
-    engine's (one length a segment). `fabric_cache` keeps each fabric planned for given inputs,
-    for the designs of a sweep that share them (one catalog for every design that uses it).
+    `cables` other than CABLES_COUNTED screens the design (a sweep): the cables are not placed
+    and counted one by one, and the cables and modules are the fabric engine's (one length a
+    segment). CABLES_SAMPLED packs the racks once more with the optics' power of a sample of the
+    links where they stand (`cabling_counts.estimated_fabrics`); CABLES_ENGINE packs them with
+    the engine's optics. `fabric_cache` keeps each fabric planned for given inputs, for the
+    designs of a sweep that share them (one catalog for every design that uses it).
     """
     scenario, catalog = validate_scenario(document, catalog)
     system = catalog.systems[scenario.compute.system]
@@ -69,7 +79,7 @@ def plan_scenario(
     storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
     fabrics, facility = _fabrics_and_racks(
-        scenario, catalog, system, compute, storage, count_cables=count_cables, fabric_cache=fabric_cache
+        scenario, catalog, system, compute, storage, cables=cables, fabric_cache=fabric_cache
     )
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
@@ -117,7 +127,7 @@ CABLING_ROUNDS = 8
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    storage: StorageResult | None, *, count_cables: bool = True, fabric_cache: MutableMapping | None = None,
+    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, fabric_cache: MutableMapping | None = None,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
@@ -236,6 +246,8 @@ def _fabrics_and_racks(
             continue
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
             break
+        if cables == CABLES_ENGINE:
+            return fabrics, facility
         cabled = CabledPlan(fabrics, facility.racks, compute, storage, scenario)
         if estimate is None:
             # The engine's optics take one length per segment: first pack with the optics of a
@@ -243,7 +255,7 @@ def _fabrics_and_racks(
             # so that the full count is made once, where they end up.
             estimate = estimated_fabrics(cabled, catalog)
             facility, seen = racks_for(estimate, reserve), set()
-            if not count_cables:
+            if cables == CABLES_SAMPLED:
                 return estimate, facility
             continue
         counted = counted_fabrics(cabled, catalog)

@@ -3,9 +3,9 @@ Dask cluster runs). Pure: the catalog and the sweep come in as arguments.
 
 A design is planned by the pipeline (`planner.solver.pipeline.plan_scenario`) and read as its
 key figures, straight from the plan's dataclasses (no plan-to-JSON). By default it is screened
-(`count_cables=False`): the racks are packed with a sample of the optics and the cables are not
-counted one by one; see `plan_scenario`, and tests/sweeps/test_screen.py for how far the
-screened figures may be from the full plan's.
+(`cables=CABLES_ENGINE`): the cables are not placed and counted one by one, the racks are packed
+with the fabric engine's optics; see `plan_scenario`, and tests/sweeps/solver/test_screen.py for
+how far the screened figures may be from the full plan's.
 """
 
 import weakref
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
-from planner.solver.pipeline import plan_scenario
+from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
 from sweeps.solver.keys import plan_value
 from sweeps.solver.spec import SweepSpec
 
@@ -43,13 +43,13 @@ class DesignResult:
 
 
 def evaluate_design(
-    spec: SweepSpec, index: int, catalog: CatalogSnapshot, *, count_cables: bool = False,
+    spec: SweepSpec, index: int, catalog: CatalogSnapshot, *, cables: str = CABLES_ENGINE,
     fabric_cache: dict | None = None,
 ) -> DesignResult:
     """Plan design number `index` and judge it by the sweep's constraints and objectives."""
     try:
         plan = plan_scenario(
-            spec.design_document(index), catalog, count_cables=count_cables, fabric_cache=fabric_cache
+            spec.design_document(index), catalog, cables=cables, fabric_cache=fabric_cache
         )
     except ScenarioError as error:
         first = error.errors[0]
@@ -85,11 +85,11 @@ def fabric_cache_for(catalog: CatalogSnapshot) -> dict:
 
 
 def evaluate_batch(
-    spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, count_cables: bool = False
+    spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
     """Designs number start to stop - 1: one task of a sweep."""
     cache = fabric_cache_for(catalog)
     return [
-        evaluate_design(spec, index, catalog, count_cables=count_cables, fabric_cache=cache)
+        evaluate_design(spec, index, catalog, cables=cables, fabric_cache=cache)
         for index in range(start, stop)
     ]

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 
 from planner.catalog import catalog_snapshot
 from planner.solver.errors import ScenarioError
+from planner.solver.pipeline import CABLE_MODES, CABLES_ENGINE
 from sweeps.files import sweep_document_from_file
 from sweeps.output import DesignWriter
 from sweeps.progress import ProgressBar
@@ -32,12 +33,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--output", help="Write every design's figures to this CSV file.")
         parser.add_argument(
-            "--full", action="store_true",
-            help="Plan each design in full, every cable counted (default: screened, about twice as fast).",
+            "--cables", choices=CABLE_MODES, default=CABLES_ENGINE,
+            help="engine (default): screen each design with the fabric engine's cables and optics; "
+            "sampled: pack the racks again with a sample of the optics; counted: plan in full, "
+            "every cable counted (several times slower).",
         )
         parser.add_argument("--no-progress", action="store_true", help="No progress bar on stderr.")
 
-    def handle(self, *args, sweep_file, workers, scheduler, output, full, no_progress, **options):
+    def handle(self, *args, sweep_file, workers, scheduler, output, cables, no_progress, **options):
         scheduler = scheduler_address(scheduler)
         try:
             if workers < 1:
@@ -49,7 +52,7 @@ class Command(BaseCommand):
             writer = DesignWriter(spec, output) if output else None
             progress = None if no_progress else ProgressBar(self.stderr._out, spec.design_count)
             with writer or nullcontext():
-                for results in run_sweep(spec, catalog, workers=workers, scheduler=scheduler, count_cables=full):
+                for results in run_sweep(spec, catalog, workers=workers, scheduler=scheduler, cables=cables):
                     summary.add(results)
                     if writer:
                         writer.write(results)
@@ -61,7 +64,7 @@ class Command(BaseCommand):
             for problem in error.errors:
                 self.stderr.write(str(problem))
             sys.exit(EXIT_BAD_SWEEP)
-        for line in summary_lines(summary, screened=not full):
+        for line in summary_lines(summary, cables):
             self.stdout.write(line)
         if output:
             self.stdout.write(f"Every design's figures: {output}")

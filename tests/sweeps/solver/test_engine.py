@@ -43,7 +43,7 @@ def small(catalog):
 def test_a_design_carries_the_plans_figures(catalog, small):
     spec, results = small
     design = results[0]
-    plan = plan_scenario(spec.design_document(0), catalog, count_cables=False)
+    plan = plan_scenario(spec.design_document(0), catalog, cables="engine")
     assert design.feasible
     assert design.figures["compute.gpus"] == 256
     assert design.figures["power.facility_kw"] == plan.power.facility_kw
@@ -53,7 +53,7 @@ def test_a_design_carries_the_plans_figures(catalog, small):
 
 def test_a_full_design_is_the_full_plan(catalog, small):
     spec, _ = small
-    design = evaluate_design(spec, 1, catalog, count_cables=True)
+    design = evaluate_design(spec, 1, catalog, cables="counted")
     assert design.figures["cost.capex_usd"] == plan_scenario(spec.design_document(1), catalog).cost.capex_usd
 
 

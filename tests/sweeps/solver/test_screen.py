@@ -1,18 +1,25 @@
-"""A screened design (`count_cables=False`: racks packed with a sample of the optics, the
-engine's cables and modules) against the full plan of the same design.
+"""A screened design (the cables not counted: `cables="engine"` or `"sampled"`) against the
+full plan of the same design.
 
 Stated tolerance, from 192 designs (4 systems, 1k-8k GPUs, fat tree and rail-only, rail-optimized
-and top-of-rack, air and liquid, with and without oob) compared while this was written: GPUs
-exact; facility power within 0.4 %; racks within 1 %; capex within 2.5 % (the engine takes one
-cable length per segment, the count measures every cable); TCO and USD per GPU-hour within 1.8 %.
-The tests allow 1 %, 2 % and 3 %.
+and top-of-rack, air and liquid cooling, with and without oob) compared while this was written,
+the largest difference of each figure:
+
+  figure                     engine screen   sampled screen
+  GPUs                       exact           exact
+  facility power             1.2 %           0.34 %
+  racks                      0.9 %           0.9 %
+  capex                      2.5 %           2.5 %   (one cable length a segment, not each cable)
+  TCO, USD per GPU-hour      2.1 %           1.8 %
+
+The tests allow 2 % for facility power and racks, 3 % for the costs.
 """
 
 import pytest
 
-from planner.solver.pipeline import plan_scenario
+from planner.solver.pipeline import CABLE_MODES, CABLES_ENGINE, CABLES_SAMPLED, plan_scenario
 
-FACILITY_TOLERANCE = 0.01
+FACILITY_TOLERANCE = 0.02
 RACKS_TOLERANCE = 0.02
 COST_TOLERANCE = 0.03
 
@@ -38,10 +45,11 @@ def document(system, gpus, topology, placement, cooling, oob) -> dict:
     }
 
 
+@pytest.mark.parametrize("cables", [CABLES_ENGINE, CABLES_SAMPLED])
 @pytest.mark.parametrize("design", DESIGNS, ids=lambda design: "-".join(map(str, design)))
-def test_the_screen_is_within_the_stated_tolerance_of_the_full_plan(catalog, design):
+def test_the_screen_is_within_the_stated_tolerance_of_the_full_plan(catalog, design, cables):
     full = plan_scenario(document(*design), catalog)
-    screened = plan_scenario(document(*design), catalog, count_cables=False)
+    screened = plan_scenario(document(*design), catalog, cables=cables)
     assert screened.compute.gpus == full.compute.gpus
     assert screened.power.facility_kw == pytest.approx(full.power.facility_kw, rel=FACILITY_TOLERANCE)
     assert screened.racks.total == pytest.approx(full.racks.total, rel=RACKS_TOLERANCE)
@@ -52,15 +60,23 @@ def test_the_screen_is_within_the_stated_tolerance_of_the_full_plan(catalog, des
 def test_the_screen_leaves_out_only_the_cable_count(catalog):
     """Without fabrics there are no cables: the screen is the full plan."""
     plain = {"name": "no fabric", "compute": {"system": "dgx-h100", "gpus": 1024}}
-    assert plan_scenario(plain, catalog, count_cables=False) == plan_scenario(plain, catalog)
+    for cables in (CABLES_ENGINE, CABLES_SAMPLED):
+        assert plan_scenario(plain, catalog, cables=cables) == plan_scenario(plain, catalog)
 
 
-@pytest.mark.parametrize("count_cables", [True, False])
-def test_a_fabric_cache_gives_the_plan_without_it(catalog, count_cables):
+def test_the_screen_does_not_count_the_cables(catalog):
+    """The engine's cables (one length a segment) differ from the counted ones."""
+    doc = document(*DESIGNS[1])
+    full, screened = plan_scenario(doc, catalog), plan_scenario(doc, catalog, cables=CABLES_ENGINE)
+    assert screened.fabrics["compute"].cables != full.fabrics["compute"].cables
+
+
+@pytest.mark.parametrize("cables", CABLE_MODES)
+def test_a_fabric_cache_gives_the_plan_without_it(catalog, cables):
     cache: dict = {}
     for design in DESIGNS[:3]:
         for cooling in ("air", "direct_liquid"):
             doc = document(*design[:4], cooling, design[5])
-            cached = plan_scenario(doc, catalog, count_cables=count_cables, fabric_cache=cache)
-            assert cached == plan_scenario(doc, catalog, count_cables=count_cables)
+            cached = plan_scenario(doc, catalog, cables=cables, fabric_cache=cache)
+            assert cached == plan_scenario(doc, catalog, cables=cables)
     assert cache, "the fabrics were kept"
