@@ -54,3 +54,30 @@ def summary_lines(summary: SweepSummary, cables: str) -> list[str]:
         lines.append(f"  {objective.key} ({objective.goal}): design {design.index}: {design_text(summary, design)}")
         lines.append(f"      {key_figures}")
     return lines
+
+
+def design_dict(summary: SweepSummary, design: DesignResult) -> dict:
+    return {"design": design.index, "values": summary.spec.design_values(design.index), "figures": design.figures}
+
+
+def summary_dict(summary: SweepSummary, cables: str) -> dict:
+    """The summary as JSON-ready data: what a sweep job keeps and the API gives back."""
+    spec = summary.spec
+    return {
+        "name": spec.name,
+        "designs": summary.designs,
+        "feasible": summary.feasible,
+        "cables": cables,
+        "axes": {axis.key: list(axis.values) for axis in spec.axes},
+        "objectives": [{"key": objective.key, "goal": objective.goal} for objective in spec.objectives],
+        "refusals": [
+            {"path": path, "designs": refusals.count, "example": refusals.example}
+            for path, refusals in summary.sorted_refusals()
+        ],
+        "front": [design_dict(summary, design) for design in summary.front],
+        "best": [
+            {"key": objective.key, "goal": objective.goal,
+             "design": design_dict(summary, design) if design is not None else None}
+            for objective, design in zip(spec.objectives, summary.best)
+        ],
+    }
