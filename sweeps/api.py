@@ -10,10 +10,11 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from jobs.api import ERRORS, TooManyJobsError
+from jobs.api import TooManyJobsError
 from jobs.models import Job
 from jobs.selectors import job_get
 from jobs.services import TooManyJobs
+from planner.api.schema import error_responses
 from sweeps.jobs import SWEEP_JOB, sweep_job_enqueue, sweep_result
 
 
@@ -39,7 +40,15 @@ class SweepSerializer(serializers.ModelSerializer):
 class SweepListView(APIView):
     """Start a sweep: the body is the sweep document (base, axes, constraints, objectives)."""
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={202: SweepSerializer, 400: ERRORS, 429: ERRORS})
+    @extend_schema(
+        request=OpenApiTypes.OBJECT, responses={202: SweepSerializer, **error_responses(400, 429)},
+        description=(
+            "Body: the sweep document as JSON: base (a scenario document), axes (dotted scenario "
+            "key: a list of values, {values: [...]} or {from, to, step}), constraints (dotted plan "
+            "key: {min, max}) and objectives ([{key, goal: minimise or maximise}]). 202: the sweep "
+            "is queued as a job; poll its url. 400: each problem by its dotted path."
+        ),
+    )
     def post(self, request):
         try:
             job = sweep_job_enqueue(owner=request.user, document=request.data)
@@ -50,7 +59,7 @@ class SweepListView(APIView):
 
 
 class SweepDetailView(APIView):
-    @extend_schema(responses={200: SweepSerializer, 404: ERRORS})
+    @extend_schema(responses={200: SweepSerializer})
     def get(self, request, pk):
         job = job_get(owner=request.user, pk=pk)
         if job.kind != SWEEP_JOB:

@@ -247,7 +247,11 @@ def _range_values(given: dict, path: str, errors: list[FieldError]) -> tuple | N
         errors.append(FieldError(join_path(path, "from"), f"must not exceed to ({stop:g})"))
         return None
     # A float step that lands on `to` within rounding still includes it.
-    count = math.floor((stop - start) / step + 1e-9) + 1
+    steps = (stop - start) / step
+    if not math.isfinite(steps) or steps >= MAX_AXIS_VALUES:
+        errors.append(FieldError(join_path(path, "step"), f"gives more than {MAX_AXIS_VALUES:,} values"))
+        return None
+    count = math.floor(steps + 1e-9) + 1
     if count > MAX_AXIS_VALUES:
         errors.append(FieldError(join_path(path, "step"), f"gives {count:,} values, more than {MAX_AXIS_VALUES:,}"))
         return None

@@ -103,6 +103,7 @@ def test_a_section_written_as_a_bare_value_can_be_swept():
         ({"facility.pue": {"from": 1.2, "to": 1.5, "step": 0}}, "axes.facility.pue.step", "greater than 0"),
         ({"facility.pue": {"from": 1.2, "to": 1.5}}, "axes.facility.pue.step", "is required"),
         ({"compute.gpus": {"from": 1, "to": 10_000_000, "step": 1}}, "axes.compute.gpus.step", "more than"),
+        ({"facility.pue": {"from": -1e300, "to": 1e300, "step": 1e-300}}, "axes.facility.pue.step", "more than"),
         ({}, "axes", "at least one axis"),
     ],
 )
