@@ -39,10 +39,19 @@ def pareto_front(points: Sequence[Sequence[float]], signs: Sequence[int]) -> lis
     return sorted(front)
 
 
+def best_order(point: Sequence[float], signs: Sequence[int], column: int) -> tuple[float, ...]:
+    """How a point ranks for objective `column`: its value, then (for ties) the other objectives
+    in order, all minimised; so that the best of an objective is on the front."""
+    values = [sign * value for sign, value in zip(signs, point)]
+    return (values[column], *values[:column], *values[column + 1:])
+
+
 def best_by_objective(points: Sequence[Sequence[float]], signs: Sequence[int]) -> list[int | None]:
-    """For each objective, the index of the point with its best value (the first such point);
-    None when there are no points."""
+    """For each objective, the index of the point with its best value, ties broken by the other
+    objectives (`best_order`), then by the lowest index; None when there are no points."""
     if len(points) == 0:
         return [None] * len(signs)
-    values = np.asarray(points, dtype=float) * np.asarray(signs, dtype=float)
-    return [int(np.argmin(values[:, column])) for column in range(values.shape[1])]
+    return [
+        min(range(len(points)), key=lambda index: (best_order(points[index], signs, column), index))
+        for column in range(len(signs))
+    ]

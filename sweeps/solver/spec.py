@@ -46,6 +46,11 @@ class Axis:
     from_range: bool = False
 
 
+def _figure(value: float) -> str:
+    """A plan figure in a message: whole above a thousand (1,816,890,000), else 6 digits."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:,.6g}"
+
+
 @dataclass(frozen=True)
 class Constraint:
     key: str
@@ -59,9 +64,9 @@ class Constraint:
         if value is None:
             return "the plan has no value for it"
         if self.minimum is not None and value < self.minimum:
-            return f"{value:,.6g} is below the minimum {self.minimum:,.6g}"
+            return f"{_figure(value)} is below the minimum {_figure(self.minimum)}"
         if self.maximum is not None and value > self.maximum:
-            return f"{value:,.6g} is above the maximum {self.maximum:,.6g}"
+            return f"{_figure(value)} is above the maximum {_figure(self.maximum)}"
         return None
 
     def path(self, value: float | None) -> str:

@@ -6,7 +6,7 @@ its front."""
 from dataclasses import dataclass, field
 
 from sweeps.solver.engine import DesignResult
-from sweeps.solver.pareto import best_by_objective, pareto_front
+from sweeps.solver.pareto import best_by_objective, best_order, pareto_front
 from sweeps.solver.spec import SweepSpec
 
 
@@ -55,15 +55,15 @@ class SweepSummary:
             self._keep_best(position, candidates[index])
 
     def _keep_best(self, position: int, design: DesignResult) -> None:
-        """The best so far, ties to the design of the lowest number (the order batches finish in
-        does not change the answer)."""
+        """The best so far by `best_order`, then the design of the lowest number (the order
+        batches finish in does not change the answer)."""
         current = self.best[position]
-        if current is None:
-            self.best[position] = design
-            return
-        objective = self.spec.objectives[position]
-        new, old = objective.sign * design.figures[objective.key], objective.sign * current.figures[objective.key]
-        if new < old or (new == old and design.index < current.index):
+        signs = [objective.sign for objective in self.spec.objectives]
+
+        def rank(candidate: DesignResult) -> tuple:
+            return best_order(self.objective_values(candidate), signs, position), candidate.index
+
+        if current is None or rank(design) < rank(current):
             self.best[position] = design
 
     def sorted_refusals(self) -> list[tuple[str, Refusals]]:

@@ -65,6 +65,17 @@ def test_the_example_finds_the_designs_under_12_mw(capsys):
     assert "8  constraints.power.facility_kw.max" in out
 
 
+def test_the_405b_example_trades_training_days_against_tco_under_the_budget(capsys):
+    code, out, _ = run_sweep_command(
+        capsys, ROOT / "examples/sweeps/fastest-405b-training-under-budget.yaml", "--no-progress"
+    )
+    assert code == 0
+    assert "30 designs over 3 axes" in out and "constraints.cost.capex_usd.max: " in out
+    assert "is above the maximum 1,500,000,000" in out
+    fastest = out.split("workload.training_days (minimise): design ")[1].split("\n")[0]
+    assert "workload.precision=fp8" in fastest
+
+
 def test_base_file_is_read_relative_to_the_sweep(capsys, tmp_path):
     (tmp_path / "base.json").write_text(json.dumps(SMALL_SWEEP["base"]))
     sweep = {key: value for key, value in SMALL_SWEEP.items() if key != "base"}

@@ -31,6 +31,13 @@ def test_a_hand_worked_front():
     assert best_by_objective(points, (1, 1)) == [2, 1]
 
 
+def test_a_tie_on_the_objective_goes_to_the_better_of_the_others():
+    # Equal cost; the second is faster: it is the cheapest design worth having (on the front).
+    points = [(100, 135.0), (100, 67.5), (120, 30.0)]
+    assert best_by_objective(points, (1, 1)) == [1, 2]
+    assert best_by_objective(points, (1, -1)) == [0, 0]
+
+
 def test_one_objective_front_is_the_minimum_and_its_ties():
     assert pareto_front([(5,), (2,), (7,), (2,)], (1,)) == [1, 3]
     assert pareto_front([(5,), (2,), (7,), (2,)], (-1,)) == [2]
@@ -72,12 +79,15 @@ def test_no_front_point_is_dominated_and_every_dominated_point_is_off_it(case):
 def test_best_by_objective_is_the_brute_force_best(case):
     points, signs = case
     best = best_by_objective(points, signs)
+    front = pareto_front(points, signs)
     for column, sign in enumerate(signs):
         values = [sign * point[column] for point in points]
-        assert best[column] == values.index(min(values))
-        # The best of an objective with no tie on it is on the front.
-        if values.count(min(values)) == 1:
-            assert best[column] in pareto_front(points, signs)
+        assert values[best[column]] == min(values)
+        # The best of an objective is on the front: ties go to the better of the others.
+        assert best[column] in front
+        tied = [index for index, value in enumerate(values) if value == min(values)]
+        others = [[s * v for k, (s, v) in enumerate(zip(signs, points[index])) if k != column] for index in tied]
+        assert [s * v for k, (s, v) in enumerate(zip(signs, points[best[column]])) if k != column] == min(others)
 
 
 @settings(max_examples=80, deadline=None)
