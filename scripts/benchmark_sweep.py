@@ -30,7 +30,7 @@ from sweeps.solver.summary import SweepSummary  # noqa: E402
 
 def sweep_document(pue_values: int) -> dict:
     """10 GPU counts (1,024 to 10,240) x 2 systems x 2 topologies x 2 coolings x the PUE values:
-    a compute fabric of QM9700 and an oob network, 40 designs per PUE value."""
+    a compute fabric of QM9700 and an oob network, 80 designs per PUE value."""
     return {
         "name": "benchmark",
         "base": {
@@ -67,7 +67,7 @@ def designs_per_second(spec, catalog, runs: int, **options) -> tuple[float, int]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pue-values", type=int, default=5, help="values of the PUE axis (40 designs each)")
+    parser.add_argument("--pue-values", type=int, default=5, help="values of the PUE axis (80 designs each)")
     parser.add_argument("--runs", type=int, default=2, help="runs of each, the best is printed")
     arguments = parser.parse_args()
     catalog = catalog_snapshot_from_files()

@@ -1,7 +1,11 @@
-"""Sweep documents read from files: the document, and its `base_file` read into `base`."""
+"""Sweep documents read from files (the document, and its `base_file` read into `base`), and a
+design written out as a scenario document."""
 
+import json
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from planner.solver.errors import ScenarioError
@@ -35,3 +39,15 @@ def sweep_document_from_file(path: Path) -> Any:
         document = {key: value for key, value in document.items() if key != "base_file"}
         document["base"] = base
     return document
+
+
+def write_scenario(document: dict, path: Path) -> None:
+    """A design's scenario document, as JSON for a .json file, else YAML (keys in their order)."""
+    if path.suffix.lower() == ".json":
+        text = json.dumps(document, indent=2) + "\n"
+    else:
+        text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ScenarioError.at("--save-best", f"{path} cannot be written: {error.strerror}") from None

@@ -41,7 +41,6 @@ from storage.solver.tiers import (
     storage_warnings,
 )
 
-
 CABLES_COUNTED = "counted"
 """Every cable placed and counted where it stands: the plan the pages and exports show."""
 CABLES_SAMPLED = "sampled"

@@ -206,7 +206,7 @@ def _axis_values(given: Any, path: str, errors: list[FieldError]) -> tuple | Non
     if isinstance(given, dict) and "values" in given:
         extra = set(given) - {"values"}
         if extra:
-            errors.append(FieldError(join_path(path, sorted(extra)[0]), "unknown key; give values, or from, to and step"))
+            errors.append(FieldError(join_path(path, min(extra)), "unknown key; give values, or from, to and step"))
             return None
         given, path = given["values"], join_path(path, "values")
     if isinstance(given, dict):

@@ -90,8 +90,8 @@ def test_base_file_is_read_relative_to_the_sweep(capsys, tmp_path):
         ("base: {}\naxes: {compute.gpu: [1]}\nobjectives: [{key: cost.tco_usd}]\n", "axes.compute.gpu: unknown key 'gpu'"),
         ("base: &a {x: [*a]}\n", "aliases are not accepted"),
         ("base_file: missing.yaml\naxes: {}\n", "base_file: "),
-        ("base: {name: x}\naxes: {compute.gpus: [1]}\nconstraints: {power.facility_kw: {min: 5, max: 1}}\n"
-         "objectives: [{key: cost.tco_usd}]\n", "constraints.power.facility_kw.min: must not exceed max"),
+        (("base: {name: x}\naxes: {compute.gpus: [1]}\nconstraints: {power.facility_kw: {min: 5, max: 1}}\n"
+          "objectives: [{key: cost.tco_usd}]\n"), "constraints.power.facility_kw.min: must not exceed max"),
     ],
 )
 def test_a_bad_sweep_is_one_line_per_problem_and_status_2(capsys, tmp_path, text, expected):
@@ -115,3 +115,18 @@ def test_a_large_sweep_without_output_is_refused(capsys, tmp_path):
 def test_only_csv_is_written(capsys, small_file, tmp_path):
     code, _, err = run_sweep_command(capsys, small_file, "--output", tmp_path / "designs.parquet")
     assert code == 2 and "output: write the designs to a .csv file" in err
+
+
+def test_the_best_design_is_saved_as_a_scenario_that_plans(capsys, small_file, tmp_path, catalog):
+    from planner.solver.documents import parse_document
+    from planner.solver.pipeline import plan_scenario
+
+    saved = tmp_path / "best.yaml"
+    code, out, _ = run_sweep_command(capsys, small_file, "--save-best", saved, "--no-progress")
+    assert code == 0 and f"as a scenario: {saved}" in out
+    document = parse_document(saved.read_text())
+    assert (document["compute"]["gpus"], document["fabrics"]["compute"]) == (
+        256, {"switch": "qm9700", "topology": "rail_only"},
+    )
+    assert document["racks"]["cooling"] == "air" and document["name"] == "small: design 1"
+    plan_scenario(document, catalog)

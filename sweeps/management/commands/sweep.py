@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 from planner.catalog import catalog_snapshot
 from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLE_MODES, CABLES_ENGINE
-from sweeps.files import sweep_document_from_file
+from sweeps.files import sweep_document_from_file, write_scenario
 from sweeps.output import DesignWriter
 from sweeps.progress import ProgressBar
 from sweeps.report import summary_lines
@@ -39,8 +39,13 @@ class Command(BaseCommand):
             "every cable counted (several times slower).",
         )
         parser.add_argument("--no-progress", action="store_true", help="No progress bar on stderr.")
+        parser.add_argument(
+            "--save-best", metavar="FILE",
+            help="Write the best design of the first objective as a scenario document (YAML, or "
+            "JSON for a .json file), to plan or edit as any scenario.",
+        )
 
-    def handle(self, *args, sweep_file, workers, scheduler, output, cables, no_progress, **options):
+    def handle(self, *args, sweep_file, workers, scheduler, output, cables, no_progress, save_best, **options):
         scheduler = scheduler_address(scheduler)
         try:
             if workers < 1:
@@ -60,6 +65,8 @@ class Command(BaseCommand):
                         progress.advance(len(results))
             if progress:
                 progress.close()
+            if save_best and summary.best and summary.best[0] is not None:
+                write_scenario(spec.design_document(summary.best[0].index), Path(save_best))
         except ScenarioError as error:
             for problem in error.errors:
                 self.stderr.write(str(problem))
@@ -68,4 +75,6 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if output:
             self.stdout.write(f"Every design's figures: {output}")
+        if save_best and summary.feasible:
+            self.stdout.write(f"The best design for {spec.objectives[0].key}, as a scenario: {save_best}")
 

@@ -106,7 +106,7 @@ def test_front_and_best_match_brute_force_whatever_the_batch_order(small, seed):
     for position, (objective, best) in enumerate(zip(spec.objectives, summary.best)):
         # Brute force: the least value, ties to the least of the other objectives in order, then
         # to the lowest design number.
-        def rank(design):
+        def rank(design, position=position):
             values = [o.sign * design.figures[o.key] for o in spec.objectives]
             return values[position], values[:position] + values[position + 1:], design.index
         assert best.index == min(feasible, key=rank).index
