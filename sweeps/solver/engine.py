@@ -84,6 +84,11 @@ def fabric_cache_for(catalog: CatalogSnapshot) -> dict:
     return cache
 
 
+def clear_fabric_caches() -> None:
+    """Forget every fabric kept by this process (a benchmark starts each run cold)."""
+    _fabric_caches.clear()
+
+
 def evaluate_batch(
     spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
