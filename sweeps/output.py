@@ -23,7 +23,7 @@ def design_row(spec: SweepSpec, design: DesignResult) -> list:
     values = spec.design_values(design.index)
     return [
         design.index, *values.values(), design.feasible, design.refused_at or "", design.reason or "",
-        *(design.figures.get(key, "") if design.figures.get(key) is not None else "" for key in spec.figure_keys),
+        *("" if design.figures.get(key) is None else design.figures[key] for key in spec.figure_keys),
     ]
 
 

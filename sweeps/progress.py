@@ -2,7 +2,7 @@
 the project's environment, and this is all a sweep needs."""
 
 import time
-from typing import IO
+from collections.abc import Callable
 
 BAR_WIDTH = 30
 REDRAW_S = 0.2
@@ -10,8 +10,10 @@ REDRAW_S = 0.2
 
 
 class ProgressBar:
-    def __init__(self, stream: IO[str], total: int):
-        self.stream, self.total = stream, total
+    """Drawn with `write` (text without a line end) and `flush`."""
+
+    def __init__(self, write: Callable[[str], object], flush: Callable[[], object], total: int):
+        self.write, self.flush, self.total = write, flush, total
         self.done = 0
         self.started = time.perf_counter()
         self.drawn = 0.0
@@ -27,13 +29,11 @@ class ProgressBar:
         share = self.done / self.total if self.total else 1.0
         filled = round(share * BAR_WIDTH)
         rate = self.done / max(now - self.started, 1e-9)
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {self.done:,}/{self.total:,} designs, {rate:,.0f}/s"
-        )
-        self.stream.flush()
+        self.write(f"\r[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {self.done:,}/{self.total:,} designs, {rate:,.0f}/s")
+        self.flush()
 
     def close(self) -> float:
         """End the bar's line; the seconds since it started."""
-        self.stream.write("\n")
-        self.stream.flush()
+        self.write("\n")
+        self.flush()
         return time.perf_counter() - self.started

@@ -327,25 +327,27 @@ def _read_objectives(value: Any, errors: list[FieldError]) -> tuple[Objective, .
     return tuple(objectives)
 
 
-MAX_PROBED_VALUES = 1_000
-"""Values of a listed axis checked on the base before the sweep (a range: its two ends, as a
-scenario's bounds are intervals); beyond, a bad value is a refusal of its designs."""
+MAX_PROBES = 2_000
+"""Scenarios checked in one round of probing the axis values on the base (a few tenths of a
+millisecond each), shared among the axes; beyond, a bad value is a refusal of its designs."""
+MAX_PROBE_ROUNDS = 3
 
 
-def _probed_positions(axis: Axis) -> list[int]:
+def _probed_positions(axis: Axis, axes: int) -> list[int]:
+    """A range's two ends (a scenario's bounds are intervals); a list's first values."""
     if axis.from_range:
         return sorted({0, len(axis.values) - 1})
-    return list(range(min(len(axis.values), MAX_PROBED_VALUES)))
+    return list(range(min(len(axis.values), max(2, MAX_PROBES // axes))))
 
 
 def _check_against_base(spec: SweepSpec, catalog: CatalogSnapshot, errors: list[FieldError]) -> None:
     """Each axis value on the base, the other axes at their first good value: a problem at the
     axis's key is the value's (`axes.compute.system[2]`); a problem elsewhere that every probe
     has is the base's (`base.racks.cooling`). A value found bad is not used for the other axes,
-    and they are probed again (a round per axis at most)."""
+    and they are probed again (MAX_PROBE_ROUNDS at most)."""
     bad: dict[str, dict[int, str]] = {axis.key: {} for axis in spec.axes}
     base_problems: dict[str, str] | None = None
-    for _ in range(len(spec.axes)):
+    for _ in range(min(len(spec.axes), MAX_PROBE_ROUNDS)):
         reference = {}
         for axis in spec.axes:
             good = [position for position in range(len(axis.values)) if position not in bad[axis.key]]
@@ -353,7 +355,7 @@ def _check_against_base(spec: SweepSpec, catalog: CatalogSnapshot, errors: list[
         found_bad = False
         base_problems = None
         for axis in spec.axes:
-            for position in _probed_positions(axis):
+            for position in _probed_positions(axis, len(spec.axes)):
                 try:
                     validate_scenario(with_values(spec.base, {**reference, axis.key: axis.values[position]}), catalog)
                     found: list[FieldError] = []

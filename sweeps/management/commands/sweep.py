@@ -55,7 +55,9 @@ class Command(BaseCommand):
             check_sweep_size(spec, scheduler=bool(scheduler), output=bool(output))
             summary = SweepSummary(spec)
             writer = DesignWriter(spec, output) if output else None
-            progress = None if no_progress else ProgressBar(self.stderr._out, spec.design_count)
+            progress = None if no_progress else ProgressBar(
+                lambda text: self.stderr.write(text, ending=""), self.stderr.flush, spec.design_count
+            )
             with writer or nullcontext():
                 for results in run_sweep(spec, catalog, workers=workers, scheduler=scheduler, cables=cables):
                     summary.add(results)
