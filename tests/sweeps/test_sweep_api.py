@@ -76,3 +76,13 @@ def test_sweeps_need_a_user_and_are_their_owners_alone(api, user_api, django_use
     api.force_authenticate(other)
     assert api.get(f"{SWEEPS}{sweep_id}/").status_code == 404
     assert user_api.get(f"{SWEEPS}999999/").status_code == 404
+
+
+def test_the_schema_lists_the_sweep_operations_and_their_errors():
+    from drf_spectacular.generators import SchemaGenerator
+
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    start, follow = paths["/api/v1/sweeps/"]["post"]["responses"], paths["/api/v1/sweeps/{id}/"]["get"]["responses"]
+    assert {code for code in start if code >= "400"} == {"400", "403", "413", "415", "429"}
+    assert "202" in start and "200" in follow
+    assert {code for code in follow if code >= "400"} == {"403", "404"}
