@@ -29,13 +29,14 @@ def pareto_front(points: Sequence[Sequence[float]], signs: Sequence[int]) -> lis
     values = np.asarray(points, dtype=float) * np.asarray(signs, dtype=float)
     order = np.lexsort(values.T[::-1])
     front: list[int] = []
-    kept = np.empty((0, values.shape[1]))
+    kept = np.empty_like(values)
     for index in order:
         point = values[index]
-        if len(kept) and np.any(np.all(kept <= point, axis=1) & np.any(kept < point, axis=1)):
+        found = kept[:len(front)]
+        if len(front) and np.any(np.all(found <= point, axis=1) & np.any(found < point, axis=1)):
             continue
+        kept[len(front)] = point
         front.append(int(index))
-        kept = np.vstack([kept, point])
     return sorted(front)
 
 
