@@ -43,7 +43,9 @@ def sweep_job_enqueue(*, owner, document: dict) -> Job:
     running or done)."""
     spec = sweep_check(document)
     title = f"Sweep “{spec.name}”: {spec.design_count:,} designs"
-    return job_enqueue(owner=owner, kind=SWEEP_JOB, parameters={"sweep": document}, title=title)
+    # As text: PostgreSQL's jsonb orders a mapping's keys its own way, and the order of the axes
+    # numbers the designs.
+    return job_enqueue(owner=owner, kind=SWEEP_JOB, parameters={"sweep": json.dumps(document)}, title=title)
 
 
 def sweep_job(context: JobContext) -> JobOutput:
@@ -51,7 +53,7 @@ def sweep_job(context: JobContext) -> JobOutput:
     context.progress(0.0, "checking the sweep", force=True)
     catalog = catalog_snapshot()
     try:
-        spec = read_sweep(context.parameters["sweep"], catalog)
+        spec = read_sweep(json.loads(context.parameters["sweep"]), catalog)
     except ScenarioError as error:
         raise JobError(f"the sweep cannot run with the catalog as it is now: {error}") from None
     summary = SweepSummary(spec)
