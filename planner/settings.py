@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "power",
     "storage",
     "jobs",
+    "sweeps",
 ]
 
 MIDDLEWARE = [
@@ -178,7 +179,9 @@ WHITENOISE_USE_FINDERS = True
 # kept, and the exports that run as jobs: cabling plans of more cables than a request streams in
 # a few seconds (about 50,000 rows a second on a busy 2-core machine).
 JOBS_DIR = VAR_DIR / "jobs"
-JOB_KINDS = {"plan_export": "planner.export_jobs.plan_export_job"}
+JOB_KINDS = {"plan_export": "planner.export_jobs.plan_export_job", "sweep": "sweeps.jobs.sweep_job"}
+# Processes a sweep job plans on (a Dask cluster instead when DASK_SCHEDULER_ADDRESS is set).
+SWEEP_JOB_WORKERS = int(os.environ.get("PLANNER_SWEEP_JOB_WORKERS", 1))
 JOB_RESULT_TTL_S = 24 * 60 * 60
 JOB_MAX_ACTIVE_PER_OWNER = 4
 HEAVY_EXPORT_CABLES = int(os.environ.get("PLANNER_HEAVY_EXPORT_CABLES", 200_000))

@@ -6,7 +6,7 @@ management port) and `fabric_part_counts` turns them into bill-of-materials line
 """
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING
 
 from fabric.solver.dragonfly import dragonfly_layout, dragonfly_max_groups
@@ -100,12 +100,14 @@ def plan_fabrics(
     catalog: "CatalogSnapshot",
     extra_endpoints: Mapping[str, Iterable[EndpointGroup]] | None = None,
     planned: Mapping[str, FabricResult] | None = None,
+    cache: MutableMapping | None = None,
 ) -> dict[str, FabricResult]:
     """Every fabric the scenario names, from the systems' NICs of that role plus `extra_endpoints`
     (e.g. storage systems from the storage step; PDUs, servers and storage systems for oob). The
     compute fabric also serves its fabric manager's ports; oob also serves one management port
     per switch of the others. `planned` holds fabrics already planned with the same inputs,
-    kept as they are (the pipeline re-plans only oob when only the PDUs changed)."""
+    kept as they are (the pipeline re-plans only oob when only the PDUs changed). `cache` keeps
+    each fabric planned, by its inputs, for the next call with the same catalog (a sweep)."""
     extra_endpoints = extra_endpoints or {}
     results: dict[str, FabricResult] = {}
     for name in FABRIC_ORDER:
@@ -127,9 +129,15 @@ def plan_fabrics(
         # Top-of-rack leaves serve the systems in their racks: without systems on this fabric
         # (storage systems only, say), its leaves stand in network racks.
         in_racks = nodes_per_rack if groups[0] is not None else None
+        key = (name, spec, tuple(groups), in_racks, system.gpus)
+        if cache is not None and key in cache:
+            results[name] = cache[key]
+            continue
         results[name] = plan_fabric(
             name, spec, groups, catalog, nodes_per_rack=in_racks, gpus_per_node=system.gpus,
         )
+        if cache is not None:
+            cache[key] = results[name]
     return results
 
 

@@ -14,6 +14,7 @@ from planner.api.views import (
 )
 from power.api.views import CoolingTypeViewSet, CoolingUnitViewSet, PduViewSet, RackTypeViewSet
 from storage.api.views import StorageSystemViewSet
+from sweeps.api import SweepDetailView, SweepListView
 
 app_name = "api"
 
@@ -43,5 +44,7 @@ urlpatterns = [
         ScenarioExportView.as_view(),
         name="scenario-export",
     ),
+    path("sweeps/", SweepListView.as_view(), name="sweep-list"),
+    path("sweeps/<int:pk>/", SweepDetailView.as_view(), name="sweep-detail"),
     *router.urls,
 ]

@@ -1,5 +1,6 @@
 """The one place that knows the order of the steps: scenario in, plan out."""
 
+from collections.abc import MutableMapping
 from dataclasses import replace
 from typing import Any
 
@@ -40,6 +41,14 @@ from storage.solver.tiers import (
     storage_warnings,
 )
 
+CABLES_COUNTED = "counted"
+"""Every cable placed and counted where it stands: the plan the pages and exports show."""
+CABLES_SAMPLED = "sampled"
+"""A screen: the racks packed with the optics of a sample of the links (a sweep)."""
+CABLES_ENGINE = "engine"
+"""A coarser screen: the racks packed with the fabric engine's optics (one length a segment)."""
+CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
+
 
 def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, CatalogSnapshot]:
     """The document read into a spec, and the catalog with its inline components, or ScenarioError.
@@ -57,15 +66,28 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
     return scenario, catalog
 
 
-def plan_scenario(document: Any, catalog: CatalogSnapshot) -> Plan:
-    """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design)."""
+def plan_scenario(
+    document: Any, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED,
+    fabric_cache: MutableMapping | None = None,
+) -> Plan:
+    """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design).
+
+    `cables` other than CABLES_COUNTED screens the design (a sweep): the cables are not placed
+    and counted one by one, and the cables and modules are the fabric engine's (one length a
+    segment). CABLES_SAMPLED packs the racks once more with the optics' power of a sample of the
+    links where they stand (`cabling_counts.estimated_fabrics`); CABLES_ENGINE packs them with
+    the engine's optics. `fabric_cache` keeps each fabric planned for given inputs, for the
+    designs of a sweep that share them (one catalog for every design that uses it).
+    """
     scenario, catalog = validate_scenario(document, catalog)
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(_compute_spec(scenario, system), system)
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None
     storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
-    fabrics, facility = _fabrics_and_racks(scenario, catalog, system, compute, storage)
+    fabrics, facility = _fabrics_and_racks(
+        scenario, catalog, system, compute, storage, cables=cables, fabric_cache=fabric_cache
+    )
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
     warnings += [warning for fabric in fabrics.values() for warning in (*fabric.warnings, *fabric.media_warnings)]
@@ -112,7 +134,7 @@ CABLING_ROUNDS = 8
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    storage: StorageResult | None,
+    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, fabric_cache: MutableMapping | None = None,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
@@ -154,7 +176,7 @@ def _fabrics_and_racks(
         }
         return plan_fabrics(
             scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            planned=planned,
+            planned=planned, cache=fabric_cache,
         )
 
     racks_spec = scenario.racks
@@ -231,6 +253,8 @@ def _fabrics_and_racks(
             continue
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
             break
+        if cables == CABLES_ENGINE:
+            return fabrics, facility
         cabled = CabledPlan(fabrics, facility.racks, compute, storage, scenario)
         if estimate is None:
             # The engine's optics take one length per segment: first pack with the optics of a
@@ -238,6 +262,8 @@ def _fabrics_and_racks(
             # so that the full count is made once, where they end up.
             estimate = estimated_fabrics(cabled, catalog)
             facility, seen = racks_for(estimate, reserve), set()
+            if cables == CABLES_SAMPLED:
+                return estimate, facility
             continue
         counted = counted_fabrics(cabled, catalog)
         counted_racks = facility.racks

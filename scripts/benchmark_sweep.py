@@ -1,0 +1,113 @@
+"""Designs per second of a sweep over 1k-10k GPU designs: in this process with each way of
+treating the cables (the engine's screen, the sampled screen, counted in full), then the default
+screen in this process (`--workers 1`), over two worker processes and on a Dask LocalCluster of two worker processes.
+
+Run as `.venv/bin/python scripts/benchmark_sweep.py [--pue-values N]`. A benchmark, not a timed
+test: the figures depend on the machine and on what else runs on it (the best of --runs runs).
+"""
+
+import argparse
+import logging
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from planner.catalog import catalog_snapshot_from_files  # noqa: E402
+from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED  # noqa: E402
+from sweeps.runner import run_sweep  # noqa: E402
+from sweeps.solver.engine import clear_fabric_caches  # noqa: E402
+from sweeps.solver.spec import read_sweep  # noqa: E402
+from sweeps.solver.summary import SweepSummary  # noqa: E402
+
+
+def sweep_document(pue_values: int) -> dict:
+    """10 GPU counts (1,024 to 10,240) x 2 systems x 2 topologies x 2 coolings x the PUE values:
+    a compute fabric of QM9700 and an oob network, 80 designs per PUE value."""
+    return {
+        "name": "benchmark",
+        "base": {
+            "name": "benchmark",
+            "compute": {"system": "dgx-h100", "gpus": 1024},
+            "racks": {"power_budget_kw": 60},
+            "fabrics": {
+                "compute": {"switch": "qm9700"},
+                "oob": {"switch": "sn2201", "spine_switch": "sn4600c"},
+            },
+        },
+        "axes": {
+            "compute.gpus": {"from": 1024, "to": 10240, "step": 1024},
+            "compute.system": ["dgx-h100", "dgx-b200"],
+            "fabrics.compute.topology": ["fat_tree", "rail_only"],
+            "racks.cooling": ["air", "direct_liquid"],
+            "facility.pue": [round(1.1 + 0.4 * index / max(1, pue_values - 1), 4) for index in range(pue_values)],
+        },
+        "constraints": {"power.facility_kw": {"max": 20_000}},
+        "objectives": [{"key": "cost.tco_usd", "goal": "minimise"}, {"key": "power.facility_kw", "goal": "minimise"}],
+    }
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and of its children that have ended (a pool's workers, once
+    the pool is shut down)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def designs_per_second(spec, catalog, runs: int, **options) -> tuple[float, float, int]:
+    """Designs per second of wall time, and per CPU second of this process and its worker
+    processes (the figure that other work on the machine moves least; a Dask cluster's workers
+    are not counted: they are not this process's children)."""
+    best_wall = best_cpu = float("inf")
+    for _ in range(runs):
+        clear_fabric_caches()  # every run starts cold, as a sweep does
+        summary = SweepSummary(spec)
+        start, start_cpu = time.perf_counter(), _cpu_s()
+        for results in run_sweep(spec, catalog, **options):
+            summary.add(results)
+        best_wall = min(best_wall, time.perf_counter() - start)
+        best_cpu = min(best_cpu, _cpu_s() - start_cpu)
+    return spec.design_count / best_wall, spec.design_count / best_cpu, summary.feasible
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pue-values", type=int, default=5, help="values of the PUE axis (80 designs each)")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each, the best is printed")
+    arguments = parser.parse_args()
+    catalog = catalog_snapshot_from_files()
+    spec = read_sweep(sweep_document(arguments.pue_values), catalog)
+    print(f"{spec.design_count:,} designs (1,024-10,240 GPUs), {os.cpu_count()} cores; best of {arguments.runs}")
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    print(f"{'how':<48} {'designs/s':>10} {'per CPU s':>10}  feasible")
+    rows = [
+        ("this process, counted (full plans)", {"cables": CABLES_COUNTED}),
+        ("this process, sampled screen", {"cables": CABLES_SAMPLED}),
+        ("1 worker (this process), engine screen (default)", {"cables": CABLES_ENGINE}),
+        ("2 worker processes, engine screen", {"workers": 2}),
+    ]
+    for label, options in rows:
+        rate, cpu_rate, feasible = designs_per_second(spec, catalog, arguments.runs, **options)
+        print(f"{label:<48} {rate:>10,.0f} {cpu_rate:>10,.0f}  {feasible:,}")
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.WARNING) as cluster, \
+            Client(cluster) as client:
+        client.run(lambda: None)  # the workers are up before the clock starts
+        rate, _, feasible = designs_per_second(spec, catalog, arguments.runs, client=client)
+        print(f"{'Dask LocalCluster, 2 worker processes x 1 thread':<48} {rate:>10,.0f} {'-':>10}  {feasible:,}")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""The sweeps API: `POST /api/v1/sweeps/` queues a sweep as a background job (202, or 400 with
+every problem by dotted path); `GET /api/v1/sweeps/<id>/` gives its progress and, once done, its
+result: the counts, the refusals by path, the Pareto front and the best design per objective."""
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+from jobs.api import TooManyJobsError
+from jobs.models import Job
+from jobs.selectors import job_get
+from jobs.services import TooManyJobs
+from planner.api.schema import error_responses
+from sweeps.jobs import SWEEP_JOB, sweep_job_enqueue, sweep_result
+
+
+class SweepSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField(help_text="This sweep in the API: poll it for progress.")
+    result = serializers.SerializerMethodField(
+        help_text="Once done: designs, feasible, refusals (path, designs, example), front and best."
+    )
+
+    class Meta:
+        model = Job
+        fields = ["id", "title", "status", "progress", "message", "error", "created_at", "started_at",
+                  "finished_at", "url", "result"]
+        read_only_fields = fields
+
+    def get_url(self, job) -> str:
+        return reverse("api:sweep-detail", args=[job.pk], request=self.context.get("request"))
+
+    def get_result(self, job) -> dict | None:
+        return sweep_result(job) if job.status == Job.Status.DONE else None
+
+
+class SweepListView(APIView):
+    """Start a sweep: the body is the sweep document (base, axes, constraints, objectives)."""
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT, responses={202: SweepSerializer, **error_responses(400, 429)},
+        description=(
+            "Body: the sweep document as JSON: base (a scenario document), axes (dotted scenario "
+            "key: a list of values, {values: [...]} or {from, to, step}), constraints (dotted plan "
+            "key: {min, max}) and objectives ([{key, goal: minimise or maximise}]). 202: the sweep "
+            "is queued as a job; poll its url. 400: each problem by its dotted path."
+        ),
+    )
+    def post(self, request):
+        try:
+            job = sweep_job_enqueue(owner=request.user, document=request.data)
+        except TooManyJobs as error:
+            raise TooManyJobsError(str(error)) from None
+        data = SweepSerializer(job, context={"request": request}).data
+        return Response(data, status=status.HTTP_202_ACCEPTED, headers={"Location": data["url"]})
+
+
+class SweepDetailView(APIView):
+    @extend_schema(responses={200: SweepSerializer})
+    def get(self, request, pk):
+        job = job_get(owner=request.user, pk=pk)
+        if job.kind != SWEEP_JOB:
+            raise Http404("no such sweep")
+        return Response(SweepSerializer(job, context={"request": request}).data)
+

@@ -1,0 +1,75 @@
+"""Sweeps run as background jobs (jobs/): `POST /api/v1/sweeps/` checks the sweep and queues it,
+the worker (`manage.py runworker`) plans its designs with progress, and keeps the summary (the
+counts, the refusals, the front and the best designs) as the job's result file, JSON.
+
+The worker plans in its own process, or on the Dask cluster named by DASK_SCHEDULER_ADDRESS;
+settings.SWEEP_JOB_WORKERS processes of this machine otherwise.
+"""
+
+import json
+
+from django.conf import settings
+
+from jobs.models import Job
+from jobs.services import JobOutput, job_enqueue, job_result_file
+from jobs.worker import JobContext, JobError
+from planner.catalog import catalog_snapshot
+from planner.solver.documents import check_document_shape
+from planner.solver.errors import ScenarioError
+from planner.solver.pipeline import CABLES_ENGINE
+from sweeps.report import summary_dict
+from sweeps.runner import run_sweep, scheduler_address
+from sweeps.solver.spec import SweepSpec, check_sweep_size, read_sweep
+from sweeps.solver.summary import SweepSummary
+
+SWEEP_JOB = "sweep"
+RESULT_NAME = "sweep.json"
+
+
+def sweep_check(document) -> SweepSpec:
+    """The posted sweep document read and checked against the catalog, or ScenarioError. The
+    API reads no files: the base scenario is given inline."""
+    check_document_shape(document)
+    if isinstance(document, dict) and "base_file" in document:
+        raise ScenarioError.at("base_file", "give the scenario inline as base: the API reads no files")
+    spec = read_sweep(document, catalog_snapshot())
+    # A job keeps only the front and the best: no file of every design is needed.
+    check_sweep_size(spec, scheduler=bool(scheduler_address(None)), output=True)
+    return spec
+
+
+def sweep_job_enqueue(*, owner, document: dict) -> Job:
+    """The job sweeping `document` (the owner's job of the same sweep when one is queued,
+    running or done)."""
+    spec = sweep_check(document)
+    title = f"Sweep “{spec.name}”: {spec.design_count:,} designs"
+    # As text: PostgreSQL's jsonb orders a mapping's keys its own way, and the order of the axes
+    # numbers the designs.
+    return job_enqueue(owner=owner, kind=SWEEP_JOB, parameters={"sweep": json.dumps(document)}, title=title)
+
+
+def sweep_job(context: JobContext) -> JobOutput:
+    """The job kind: plan every design, reporting the share done, then write the summary."""
+    context.progress(0.0, "checking the sweep", force=True)
+    catalog = catalog_snapshot()
+    try:
+        spec = read_sweep(json.loads(context.parameters["sweep"]), catalog)
+    except ScenarioError as error:
+        raise JobError(f"the sweep cannot run with the catalog as it is now: {error}") from None
+    summary = SweepSummary(spec)
+    total = spec.design_count
+    scheduler = scheduler_address(None)
+    workers = settings.SWEEP_JOB_WORKERS
+    for results in run_sweep(spec, catalog, workers=workers, scheduler=scheduler, cables=CABLES_ENGINE):
+        summary.add(results)
+        context.progress(summary.designs / total, f"{summary.designs:,} of {total:,} designs planned")
+    (context.folder / RESULT_NAME).write_text(json.dumps(summary_dict(summary, CABLES_ENGINE)), encoding="utf-8")
+    context.progress(1.0, f"{total:,} designs planned, {summary.feasible:,} feasible", force=True)
+    return JobOutput(RESULT_NAME, "application/json")
+
+
+def sweep_result(job: Job) -> dict | None:
+    """The summary a done sweep job wrote; None before (or once its result was cleared)."""
+    path = job_result_file(job)
+    return json.loads(path.read_text(encoding="utf-8")) if path else None
+

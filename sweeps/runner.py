@@ -1,0 +1,112 @@
+"""Run a sweep's designs in batches: in this process, over worker processes of this machine
+(`workers`), or on a Dask distributed cluster (`scheduler` address, or a `client`). Each yields
+the batches' results as they finish, in any order; `SweepSummary` and the output file take them
+as they come, so nothing holds every design.
+"""
+
+import os
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from planner.solver.catalog import CatalogSnapshot
+from planner.solver.pipeline import CABLES_ENGINE
+from sweeps.solver.engine import DesignResult, evaluate_batch
+from sweeps.solver.spec import SweepSpec
+
+SCHEDULER_VARIABLE = "DASK_SCHEDULER_ADDRESS"
+MAX_BATCH = 500
+"""Designs per task: enough that a task outweighs its scheduling (a Dask task costs about a
+millisecond, a design one to five), few enough that progress moves."""
+TASKS_PER_WORKER = 4
+"""Batches per worker for a small sweep, so the last batch does not leave the others idle."""
+IN_FLIGHT_PER_WORKER = 4
+"""Batches submitted ahead per worker: the results waiting are bounded, whatever the sweep."""
+
+
+def batch_size_for(designs: int, workers: int) -> int:
+    return max(1, min(MAX_BATCH, -(-designs // (workers * TASKS_PER_WORKER))))
+
+
+def design_batches(designs: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, designs, size):
+        yield start, min(designs, start + size)
+
+
+def scheduler_address(given: str | None) -> str | None:
+    """The scheduler to use: the one given, else DASK_SCHEDULER_ADDRESS, else none."""
+    return given or os.environ.get(SCHEDULER_VARIABLE) or None
+
+
+def run_sweep(
+    spec: SweepSpec, catalog: CatalogSnapshot, *, workers: int = 1, scheduler: str | None = None,
+    client=None, cables: str = CABLES_ENGINE, batch_size: int | None = None,
+) -> Iterator[list[DesignResult]]:
+    """Every design of the sweep, planned, as batches of results in the order they finish."""
+    if client is not None or scheduler:
+        yield from _run_on_dask(spec, catalog, scheduler, client, cables, batch_size)
+    elif workers > 1:
+        yield from _run_on_processes(spec, catalog, workers, cables, batch_size)
+    else:
+        size = batch_size or MAX_BATCH
+        for start, stop in design_batches(spec.design_count, size):
+            yield evaluate_batch(spec, start, stop, catalog, cables)
+
+
+_worker_state: tuple | None = None
+
+
+def _start_worker(spec: SweepSpec, catalog: CatalogSnapshot, cables: str) -> None:
+    """The sweep and catalog reach each worker process once, not with every batch."""
+    global _worker_state
+    _worker_state = (spec, catalog, cables)
+
+
+def _evaluate_in_worker(start: int, stop: int) -> list[DesignResult]:
+    spec, catalog, cables = _worker_state
+    return evaluate_batch(spec, start, stop, catalog, cables)
+
+
+def _run_on_processes(spec, catalog, workers, cables, batch_size) -> Iterator[list[DesignResult]]:
+    size = batch_size or batch_size_for(spec.design_count, workers)
+    batches = design_batches(spec.design_count, size)
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, catalog, cables)) as pool:
+        pending = set()
+        for start, stop in batches:
+            pending.add(pool.submit(_evaluate_in_worker, start, stop))
+            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+
+def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size) -> Iterator[list[DesignResult]]:
+    from distributed import Client, as_completed
+
+    own = client is None
+    if own:
+        client = Client(scheduler)
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        size = batch_size or batch_size_for(spec.design_count, workers)
+        # Sent once to every worker; each task names them.
+        spec_data, catalog_data = client.scatter([spec, catalog], broadcast=True, hash=False)
+        batches = design_batches(spec.design_count, size)
+        ahead = workers * IN_FLIGHT_PER_WORKER
+
+        def submit(start: int, stop: int):
+            return client.submit(evaluate_batch, spec_data, start, stop, catalog_data, cables, pure=False)
+
+        running = as_completed([submit(*batch) for batch, _ in zip(batches, range(ahead))])
+        for future in running:
+            yield future.result()
+            future.release()
+            following = next(batches, None)
+            if following is not None:
+                running.add(submit(*following))
+    finally:
+        if own:
+            client.close()

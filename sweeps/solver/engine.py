@@ -1,0 +1,100 @@
+"""Plan the designs of a sweep: one design, or a batch of them (what one task of a pool or a
+Dask cluster runs). Pure: the catalog and the sweep come in as arguments.
+
+A design is planned by the pipeline (`planner.solver.pipeline.plan_scenario`) and read as its
+key figures, straight from the plan's dataclasses (no plan-to-JSON). By default it is screened
+(`cables=CABLES_ENGINE`): the cables are not placed and counted one by one, the racks are packed
+with the fabric engine's optics; see `plan_scenario`, and tests/sweeps/solver/test_screen.py for
+how far the screened figures may be from the full plan's.
+"""
+
+import weakref
+from dataclasses import dataclass, field
+
+from planner.solver.catalog import CatalogSnapshot
+from planner.solver.errors import ScenarioError
+from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
+from sweeps.solver.keys import plan_value
+from sweeps.solver.spec import SweepSpec
+
+PLANNER_FAILED_PATH = "plan"
+"""Where a design is refused when the planner itself fails on it (a bug, not the design's
+fault): counted with the refusals so that one design does not stop a sweep of millions."""
+FABRIC_CACHE_SIZE = 4096
+"""Fabrics kept per process (each a few kilobytes): a sweep over cooling, PUE or rack budgets
+plans each fabric once."""
+
+
+@dataclass(frozen=True, slots=True)
+class DesignResult:
+    index: int
+    """The design's number in the sweep: its axis values are `SweepSpec.design_values(index)`."""
+    figures: dict[str, float | None] = field(default_factory=dict)
+    """The plan's numbers by dotted key (`SweepSpec.figure_keys`); empty when the pipeline
+    refused the design."""
+    refused_at: str | None = None
+    """Dotted path of why the design was refused: a scenario path (the pipeline's first
+    problem) or a constraint's bound (`constraints.power.facility_kw.max`)."""
+    reason: str | None = None
+
+    @property
+    def feasible(self) -> bool:
+        return self.refused_at is None
+
+
+def evaluate_design(
+    spec: SweepSpec, index: int, catalog: CatalogSnapshot, *, cables: str = CABLES_ENGINE,
+    fabric_cache: dict | None = None,
+) -> DesignResult:
+    """Plan design number `index` and judge it by the sweep's constraints and objectives."""
+    try:
+        plan = plan_scenario(
+            spec.design_document(index), catalog, cables=cables, fabric_cache=fabric_cache
+        )
+    except ScenarioError as error:
+        first = error.errors[0]
+        return DesignResult(index, refused_at=first.path, reason=first.message)
+    except Exception as error:  # noqa: BLE001 (one design's failure is counted, not fatal)
+        return DesignResult(index, refused_at=PLANNER_FAILED_PATH, reason=f"the planner failed: {error!r}")
+    figures = {key: plan_value(plan, key) for key in spec.figure_keys}
+    for constraint in spec.constraints:
+        value = figures[constraint.key]
+        reason = constraint.refusal(value)
+        if reason:
+            return DesignResult(index, figures, constraint.path(value), reason)
+    for position, objective in enumerate(spec.objectives):
+        if figures[objective.key] is None:
+            return DesignResult(index, figures, f"objectives[{position}].key", "the plan has no value for it")
+    return DesignResult(index, figures)
+
+
+_fabric_caches: dict[int, tuple[weakref.ref, dict]] = {}
+
+
+def fabric_cache_for(catalog: CatalogSnapshot) -> dict:
+    """This process's fabric cache for one catalog (a fabric depends on the catalog's parts).
+    Emptied when it holds FABRIC_CACHE_SIZE fabrics."""
+    kept = _fabric_caches.get(id(catalog))
+    if kept is None or kept[0]() is not catalog:
+        kept = (weakref.ref(catalog), {})
+        _fabric_caches[id(catalog)] = kept
+    cache = kept[1]
+    if len(cache) >= FABRIC_CACHE_SIZE:
+        cache.clear()
+    return cache
+
+
+def clear_fabric_caches() -> None:
+    """Forget every fabric kept by this process (a benchmark starts each run cold)."""
+    _fabric_caches.clear()
+
+
+def evaluate_batch(
+    spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
+) -> list[DesignResult]:
+    """Designs number start to stop - 1: one task of a sweep."""
+    cache = fabric_cache_for(catalog)
+    return [
+        evaluate_design(spec, index, catalog, cables=cables, fabric_cache=cache)
+        for index in range(start, stop)
+    ]
