@@ -91,7 +91,7 @@
       0,
     );
 
-  function gpuSlider(element, range, box, note) {
+  function gpuSlider(range, box, note) {
     const gpusField = field("compute.gpus");
     const nodesField = field("compute.nodes");
     const systemField = field("compute.system");
@@ -236,7 +236,7 @@
     const note = element.querySelector(".note-text");
     const slider =
       element.dataset.key === "gpus"
-        ? gpuSlider(element, range, box, note)
+        ? gpuSlider(range, box, note)
         : numberSlider(element, range, box, note);
     if (!slider) {
       element.hidden = true;

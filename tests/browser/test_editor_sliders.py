@@ -127,6 +127,8 @@ def test_typing_in_a_field_moves_its_slider(signed_in, live_server, saved):
     page.fill('[name="facility.electricity_usd_per_kwh"]', "0.25")
     assert page.input_value("#slide-price") == "0.25"
     assert page.input_value("#slide-price-value") == "0.25"
+    # The form's own recompute (not the slider's) also names the scenario: the change shows.
+    expect(page.locator('#preview .key-figure[data-key="tco_usd"] .change')).to_contain_text("more")
     page.fill("#slide-years-value", "8")
     assert page.input_value('[name="finance.years"]') == "8"
     wait_until(page, f"() => document.getElementById('{YEARS_CHART}').data[0].x.length === 9")
@@ -152,6 +154,39 @@ def test_a_new_scenario_shows_no_changes(signed_in, live_server):
     press(page, "#slide-gpus", "ArrowRight", 2)
     expect(page.locator('#preview .key-figure[data-key="gpus"] .value')).not_to_have_text(gpus_before)
     expect(page.locator("#preview .change")).to_have_count(0)
+
+
+def test_a_drag_keeps_one_request_in_flight_and_ends_on_the_last_value(signed_in, live_server, saved):
+    page = signed_in
+    open_editor(page, f"{live_server.url}/scenarios/{saved.pk}/edit/")
+    page.evaluate("""() => {
+      window.previewLoad = {now: 0, most: 0, sent: 0, moves: 0};
+      document.getElementById('slide-rack-kw').addEventListener('input', () => { window.previewLoad.moves += 1; });
+      document.body.addEventListener('htmx:beforeRequest', () => {
+        const load = window.previewLoad; load.now += 1; load.sent += 1; load.most = Math.max(load.most, load.now); });
+      document.body.addEventListener('htmx:afterRequest', () => { window.previewLoad.now -= 1; });
+    }""")
+    box = page.locator("#slide-rack-kw").bounding_box()
+    middle = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] * 0.25, middle)
+    page.mouse.down()
+    for step in range(60):
+        page.mouse.move(box["x"] + box["width"] * (0.25 + step / 100), middle)
+    page.mouse.up()
+    budget = page.input_value('[name="racks.power_budget_kw"]')
+    wait_until(page, "() => window.previewLoad.now === 0 && !document.querySelector('.htmx-request')")
+    page.wait_for_timeout(300)
+    load = page.evaluate("window.previewLoad")
+    print(f"drag: {load['moves']} input events, {load['sent']} preview requests, at most {load['most']} in flight")
+    assert load["most"] == 1, load
+    assert 1 <= load["sent"] < load["moves"], load
+    assert float(budget) > 60
+    # The figures are those of the value the drag ended on: the same as a fresh preview of it.
+    racks = figure_text(page, "racks")
+    page.reload()
+    wait_until(page, f"() => document.getElementById('{YEARS_CHART}').data !== undefined")
+    page.fill("#slide-rack-kw-value", budget)
+    expect(page.locator('#preview .key-figure[data-key="racks"] .value')).to_have_text(racks)
 
 
 SAMPLES = 7
