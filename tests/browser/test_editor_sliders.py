@@ -241,5 +241,11 @@ def test_screenshots_of_the_editor(signed_in, live_server, saved, width):
     chart.scroll_into_view_if_needed()
     assert chart.bounding_box()["width"] > 250
     page.locator(".preview-panel").screenshot(path=SCREENSHOTS / f"editor-panel-{width}.png")
+    page.fill('[name="compute.nodes"]', "")
+    page.fill('[name="compute.gpus"]', "1,020")
+    assert page.input_value("#slide-gpus-value") == "1,020", "the GPU slider follows the GPUs field now"
+    expect(page.locator(".preview-warnings li")).not_to_have_count(0)
+    page.locator(".preview-warnings").scroll_into_view_if_needed()
+    page.locator(".preview-panel").screenshot(path=SCREENSHOTS / f"editor-panel-warnings-{width}.png")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, "the page does not scroll sideways"
