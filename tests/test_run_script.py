@@ -52,6 +52,14 @@ def request(url: str, *, password: str | None = None, body: dict | None = None):
 
 
 @pytest.mark.slow
+def _signals_not_ignored():
+    """As from a terminal or systemd: a shell cannot trap a signal it inherits ignored, and a
+    suite run in the background (`nohup scripts/test &`) hands its children SIGINT and SIGHUP
+    ignored."""
+    for number in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+
+
 def test_the_run_script_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path):
     if not (ROOT / ".venv" / "bin" / "gunicorn").exists():
         pytest.skip("no .venv with gunicorn in this checkout")
@@ -66,7 +74,8 @@ def test_the_run_script_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path):
                    "PLANNER_HEAVY_EXPORT_CABLES": "0"}
     environment.pop("DATABASE_URL", None)
     server = subprocess.Popen(["scripts/run"], cwd=ROOT, env=environment, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, start_new_session=True)
+                              stderr=subprocess.STDOUT, start_new_session=True,
+                              preexec_fn=_signals_not_ignored)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_S
