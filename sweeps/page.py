@@ -11,11 +11,12 @@ from typing import Any
 
 from planner.plots import COLORS, FONT, PALETTE
 from planner.words import words_of
-from sweeps.forms import GOAL_LABELS, SweepField, plan_key_label
+from sweeps.forms import SweepField, plan_key_label
 from sweeps.solver.spec import KEY_FIGURES
 
 FRONT_COLOR = PALETTE[1]
 OTHER_COLOR = COLORS["other"]
+BEST_WORDS = {"minimise": "Lowest", "maximise": "Highest"}
 
 
 def figure_text(value: Any) -> str:
@@ -155,7 +156,7 @@ class SweepResultView:
             if design is None:
                 continue
             best.append({
-                "label": f"{GOAL_LABELS[item['goal']]} {plan_key_label(item['key']).lower()}",
+                "label": f"{BEST_WORDS[item['goal']]} {plan_key_label(item['key'])}",
                 "value": figure_text(design["figures"].get(item["key"])),
                 "design": design["design"],
                 "values": [(self.axis_label(key), self.value_label(key, value)) for key, value in design["values"].items()],

@@ -48,7 +48,7 @@ def sweep_page(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
     base = scenario.document
     fields = sweep_fields(base, catalog_snapshot())
-    name = f"Sweep of {scenario.name}"[:200]
+    name = scenario.name
     if request.method != "POST":
         return render(request, "sweeps/sweep_form.html", _form_context(scenario, SweepForm(fields, base, name)))
     form = SweepForm(fields, base, name, request.POST)
