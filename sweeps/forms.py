@@ -276,15 +276,17 @@ class SweepForm:
         if sweep_field is None:
             # Not a field the page offers: the sweep's own check says why (axes.<key>).
             return [value for value in split_values(row.values)] or row.chosen or ["?"]
-        if row.chosen:
-            return [sweep_field.read(value) for value in row.chosen]
-        if row.values:
+        if not sweep_field.choices:
+            # Choices of the field chosen before (a page without script keeps them): not this one's.
+            row.chosen = []
+        typed = row.chosen or split_values(row.values)
+        if typed:
             values = []
-            for item in split_values(row.values):
+            for item in typed:
                 try:
                     values.append(sweep_field.read(item))
                 except InputError as error:
-                    _add(row.errors, "values", str(error))
+                    _add(row.errors, "choices" if row.chosen else "values", str(error))
                     return None
             return values
         if row.start or row.stop or row.step:
@@ -364,9 +366,19 @@ class SweepForm:
         """Every error as (the id of its input, message), for the summary at the top."""
         found = [(f"sweep-{group}", message) for group, messages in self.errors.items() for message in messages]
         for row in (*self.axes, *self.constraints, *self.objectives):
+            where = self._row_words(row)
             for part, messages in row.errors.items():
-                found += [(f"id-{row.name(part)}", message) for message in messages]
+                found += [(f"id-{row.name(part)}", f"{where}: {message}") for message in messages]
         return found
+
+    def _row_words(self, row) -> str:
+        """"Field 1 (GPUs)", "Limit 2 (Facility power (kW))", "Objective 1": a row as the summary names it."""
+        if isinstance(row, AxisRow):
+            sweep_field = self.fields.get(row.key)
+            return f"Field {row.index + 1}" + (f" ({sweep_field.label})" if sweep_field else "")
+        if isinstance(row, ConstraintRow):
+            return f"Limit {row.index + 1}" + (f" ({PLAN_KEYS[row.key]})" if row.key in PLAN_KEYS else "")
+        return f"Objective {row.index + 1}"
 
 
 def _add(errors: dict[str, list[str]], where: str, message: str) -> None:

@@ -111,6 +111,15 @@ def test_a_percent_field_is_typed_in_percent_and_kept_as_a_fraction(client, scen
     assert sweep_document(Job.objects.get(owner=user))["axes"] == {"racks.cable_slack_fraction": [0.05, 0.1]}
 
 
+def test_choices_left_from_another_field_are_ignored_and_slugs_may_be_typed(client, scenario, user):
+    client.post(url(scenario), form_data(**{
+        "axis-0-choices": ["dgx-h100"], "axis-1-key": "compute.system", "axis-1-choices": [],
+        "axis-1-values": "dgx-h100, l40s-8",
+    }))
+    axes = sweep_document(Job.objects.get(owner=user))["axes"]
+    assert axes == {"compute.gpus": [256, 1024], "compute.system": ["dgx-h100", "l40s-8"]}
+
+
 def test_a_problem_of_the_scenario_itself_is_said_above_the_form(client, scenario):
     # The pod has no workload: varying its MFU leaves the workload's required fields out.
     response = client.post(url(scenario), form_data(**{"axis-0-key": "workload.mfu", "axis-0-values": "35 %, 40"}))
@@ -145,6 +154,7 @@ def test_bad_input_is_shown_next_to_its_input(client, scenario, changes, input_i
     errors_at = page.index(f'id="{error_id}"')
     assert message in page[errors_at:page.index("</div>", errors_at)], page[errors_at:errors_at + 400]
     assert f'<a href="#{input_id}">' in page
+    assert page.count(message) >= 2  # by the input and in the summary
     assert not Job.objects.exists()
 
 
@@ -233,3 +243,23 @@ def test_another_owners_scenario_or_job_is_not_found(client, scenario, user, dja
     assert other.get(url(scenario)).status_code == 404
     assert other.get(url(scenario, f"{job.pk}/")).status_code == 404
     assert other.post(url(scenario, f"{job.pk}/save/"), {"design": "0"}).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        {"axis-0-key": "racks", "axis-0-values": "{}"},
+        {"axis-0-key": "name", "axis-0-values": "a, b"},
+        {"axis-0-values": "", "axis-0-from": "nan", "axis-0-to": "1e999", "axis-0-step": "0"},
+        {"axis-0-values": "256, 256"},
+        {"axis-1-choices": ["fat_tree"] * 3},
+        {"constraint-0-key": "compute", "constraint-0-min": "1e999"},
+        {"constraint-0-min": "5"},
+        {"objective-0-key": "racks.total", "objective-0-goal": "", "objective-1-key": "fabrics"},
+        {"axis-0-key": "x" * 5000, "axis-0-values": "," * 5000},
+    ],
+)
+def test_junk_is_a_400_by_field_never_a_500(client, scenario, junk):
+    response = client.post(url(scenario), form_data(**junk))
+    assert response.status_code == 400
+    assert 'id="error-summary"' in response.content.decode()
