@@ -19,7 +19,7 @@ from planner.editor_values import display_value
 from planner.form_input import InputError, read_number
 from planner.solver.errors import ScenarioError
 from planner.words import words_of
-from sweeps.solver.keys import plan_key_problem, scenario_key_problem
+from sweeps.solver.keys import scenario_key_problem
 
 AXIS_ROWS = 4
 CONSTRAINT_ROWS = 3
@@ -275,7 +275,7 @@ class SweepForm:
         sweep_field = self.fields.get(row.key)
         if sweep_field is None:
             # Not a field the page offers: the sweep's own check says why (axes.<key>).
-            return [value for value in split_values(row.values)] or row.chosen or ["?"]
+            return split_values(row.values) or row.chosen or ["?"]
         if not sweep_field.choices:
             # Choices of the field chosen before (a page without script keeps them): not this one's.
             row.chosen = []

@@ -42,10 +42,15 @@ def sweep_check(document) -> SweepSpec:
     return spec
 
 
-def sweep_job_enqueue(*, owner, document: dict) -> Job:
+def sweep_job_enqueue(*, owner, document: dict, max_designs: int | None = None) -> Job:
     """The job sweeping `document` (the owner's job of the same sweep when one is queued,
-    running or done)."""
+    running or done). `max_designs`: a smaller limit than a job's (the sweep page's)."""
     spec = sweep_check(document)
+    if max_designs is not None and spec.design_count > max_designs:
+        raise ScenarioError.at(
+            "axes", f"give {spec.design_count:,} designs; the page sweeps at most {max_designs:,} "
+            "(fewer values, or manage.py sweep for more)",
+        )
     title = f"Sweep “{spec.name}”: {spec.design_count:,} designs"
     # As text: PostgreSQL's jsonb orders a mapping's keys its own way, and the order of the axes
     # numbers the designs.
@@ -82,6 +87,15 @@ def _lowest_feasible(kept: list, results: list) -> list:
     merged = kept + [result for result in results if result.feasible]
     merged.sort(key=lambda design: design.index)
     return merged[:MAX_FEASIBLE_KEPT]
+
+
+def sweep_design_document(job: Job, number: int) -> dict:
+    """The scenario document of design `number` of a sweep job: its base with the design's axis
+    values; ScenarioError at `design` when the sweep has no such design."""
+    spec = read_sweep(json.loads(job.parameters["sweep"]))
+    if not 0 <= number < spec.design_count:
+        raise ScenarioError.at("design", f"give a design number from 0 to {spec.design_count - 1}")
+    return spec.design_document(number)
 
 
 def sweep_result(job: Job) -> dict | None:

@@ -5,8 +5,8 @@ designs with human column labels, and the best design per objective. Built from 
 (sweeps/jobs.py), never from the database."""
 
 import re
-from html import escape
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from planner.plots import COLORS, FONT, PALETTE
@@ -17,6 +17,10 @@ from sweeps.solver.spec import KEY_FIGURES
 FRONT_COLOR = PALETTE[1]
 OTHER_COLOR = COLORS["other"]
 BEST_WORDS = {"minimise": "Lowest", "maximise": "Highest"}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def figure_text(value: Any) -> str:
@@ -79,12 +83,16 @@ class SweepResultView:
         sweep_field = self.fields.get(key)
         return sweep_field.full_label if sweep_field else " › ".join(map(words_of, key.split(".")))
 
+    def labelled_values(self, design: dict) -> list[tuple[str, str]]:
+        """A design's axis values in words: (the field's label, the value's)."""
+        return [(self.axis_label(key), self.value_label(key, value)) for key, value in design["values"].items()]
+
     def value_label(self, key: str, value: Any) -> str:
         sweep_field = self.fields.get(key)
         return sweep_field.value_label(value) if sweep_field else str(value)
 
     def _numeric_axis(self, key: str) -> bool:
-        return all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in self.result["axes"][key])
+        return all(_is_number(value) for value in self.result["axes"][key])
 
     # -- counts and refusals
 
@@ -125,8 +133,8 @@ class SweepResultView:
             cells = [Cell(str(design["design"]), str(design["design"]))]
             for key in self.axis_keys:
                 value = design["values"].get(key)
-                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-                cells.append(Cell(self.value_label(key, value), repr(value) if numeric else self.value_label(key, value)))
+                label = self.value_label(key, value)
+                cells.append(Cell(label, repr(value) if _is_number(value) else label))
             for key in self.figure_keys:
                 value = design["figures"].get(key)
                 cells.append(Cell(figure_text(value), "" if value is None else repr(value)))
@@ -159,7 +167,7 @@ class SweepResultView:
                 "label": f"{BEST_WORDS[item['goal']]} {plan_key_label(item['key'])}",
                 "value": figure_text(design["figures"].get(item["key"])),
                 "design": design["design"],
-                "values": [(self.axis_label(key), self.value_label(key, value)) for key, value in design["values"].items()],
+                "values": self.labelled_values(design),
             })
         return best
 
@@ -167,8 +175,9 @@ class SweepResultView:
 
     def hover(self, design: dict) -> str:
         lines = [f"<b>Design {design['design']}</b>"]
-        lines += [escape(f"{self.axis_label(key)}: {self.value_label(key, value)}") for key, value in design["values"].items()]
-        lines += [escape(f"{plan_key_label(key)}: {figure_text(design['figures'].get(key))}") for key in self.figure_keys]
+        lines += [escape(f"{label}: {value}") for label, value in self.labelled_values(design)]
+        lines += [escape(f"{plan_key_label(key)}: {figure_text(design['figures'].get(key))}")
+                  for key in self.figure_keys]
         return "<br>".join(lines)
 
     def scatter(self) -> dict | None:

@@ -19,9 +19,8 @@ from planner.selectors import scenario_get
 from planner.services import scenario_create
 from planner.solver.errors import ScenarioError
 from sweeps.forms import GENERAL, GOAL_LABELS, MAX_PAGE_DESIGNS, PLAN_KEYS, SweepForm, sweep_fields
-from sweeps.jobs import SWEEP_JOB, sweep_check, sweep_job_enqueue, sweep_result
+from sweeps.jobs import SWEEP_JOB, sweep_design_document, sweep_job_enqueue, sweep_result
 from sweeps.page import SweepResultView
-from sweeps.solver.spec import read_sweep
 
 POLL_EVERY_S = 1
 
@@ -55,13 +54,7 @@ def sweep_page(request, pk):
     status = 400
     if not form.has_errors:
         try:
-            spec = sweep_check(form.document)
-            if spec.design_count > MAX_PAGE_DESIGNS:
-                raise ScenarioError.at(
-                    "axes", f"give {spec.design_count:,} designs; the page sweeps at most {MAX_PAGE_DESIGNS:,} "
-                    "(fewer values, or manage.py sweep for more)",
-                )
-            job = sweep_job_enqueue(owner=request.user, document=form.document)
+            job = sweep_job_enqueue(owner=request.user, document=form.document, max_designs=MAX_PAGE_DESIGNS)
         except ScenarioError as error:
             form.add_sweep_errors(error)
         except TooManyJobs as error:
@@ -110,15 +103,12 @@ def sweep_save_design(request, pk, job):
     """A new scenario from the sweep's base and one design's axis values; its plan opens."""
     scenario = scenario_get(owner=request.user, pk=pk)
     job = _sweep_job(request, job)
-    spec = read_sweep(json.loads(job.parameters["sweep"]))
     try:
         number = int(request.POST.get("design", ""))
-    except ValueError:
-        number = -1
-    if not 0 <= number < spec.design_count:
-        return HttpResponse(f"design: give a design number from 0 to {spec.design_count - 1}.\n",
+        document = sweep_design_document(job, number)
+    except (ValueError, ScenarioError):
+        return HttpResponse("design: give the number of one of the sweep's designs.\n",
                             status=400, content_type="text/plain")
-    document = spec.design_document(number)
     document["name"] = f"{scenario.name} · sweep design {number}"[:200]
     try:
         saved = scenario_create(owner=request.user, document=document)
