@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from planner.editor_labels import in_sentence
 from planner.plots import COLORS, FONT, PALETTE
 from planner.words import words_of
 from sweeps.forms import SweepField, plan_key_label
@@ -164,7 +165,7 @@ class SweepResultView:
             if design is None:
                 continue
             best.append({
-                "label": f"{BEST_WORDS[item['goal']]} {plan_key_label(item['key'])}",
+                "label": f"{BEST_WORDS[item['goal']]} {in_sentence(plan_key_label(item['key']))}",
                 "value": figure_text(design["figures"].get(item["key"])),
                 "design": design["design"],
                 "values": self.labelled_values(design),

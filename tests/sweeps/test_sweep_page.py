@@ -203,7 +203,7 @@ def test_the_result_shows_counts_refusals_scatter_tables_and_best(client, scenar
     assert "Compute fabric (GPU back-end) › Topology: Fat tree" in "".join(front_trace["text"]) + "".join(
         chart["data"][0]["text"])
     assert '<button type="button" class="sort" data-column="1" data-numeric="1">Compute › GPUs</button>' in page
-    assert "Lowest TCO (USD)" in page and "Lowest Facility power (kW)" in page
+    assert "Lowest TCO (USD)" in page and "Lowest facility power (kW)" in page
 
 
 def test_the_job_keeps_the_feasible_designs_of_the_lowest_numbers_up_to_a_cap(client, scenario, user, monkeypatch):
