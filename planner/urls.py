@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("planner.workspace_urls")),
+    path("", include("sweeps.urls")),
     path("jobs/", include("jobs.urls")),
     path("api/v1/", include("planner.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

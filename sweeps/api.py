@@ -21,7 +21,8 @@ from sweeps.jobs import SWEEP_JOB, sweep_job_enqueue, sweep_result
 class SweepSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField(help_text="This sweep in the API: poll it for progress.")
     result = serializers.SerializerMethodField(
-        help_text="Once done: designs, feasible, refusals (path, designs, example), front and best."
+        help_text=("Once done: designs, feasible, refusals (path, designs, example), front, best and "
+                   "feasible_designs (the first 1,000 feasible designs)."),
     )
 
     class Meta:

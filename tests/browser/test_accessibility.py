@@ -47,6 +47,7 @@ def pages(scenarios) -> dict[str, str]:
         "editor": f"/scenarios/{first.pk}/edit/",
         "plan": f"/scenarios/{second.pk}/",
         "compare": f"/compare/?ids={second.pk}&ids={first.pk}&ref={first.pk}",
+        "sweep": f"/scenarios/{second.pk}/sweep/",
     }
 
 
@@ -70,3 +71,28 @@ def test_no_serious_or_critical_violations_with_a_refused_value(signed_in, live_
     page.wait_for_selector("#err-compute-gpus:has-text('must be a positive whole number')")
     violations = axe_violations(page)
     assert not violations, "\n".join(violations)
+
+
+@pytest.mark.parametrize("device", WIDTHS)
+def test_no_serious_or_critical_violations_on_a_sweeps_errors_and_result(
+    signed_in, live_server, two_scenarios, device, settings, tmp_path
+):
+    from jobs.worker import Worker
+
+    settings.JOBS_DIR = tmp_path / "jobs"
+    page = signed_in
+    page.set_viewport_size({"width": WIDTHS[device], "height": 900})
+    page.goto(f"{live_server.url}/scenarios/{two_scenarios[0].pk}/sweep/")
+    page.select_option("#id-axis-0-key", "compute.gpus")
+    page.fill("#id-axis-0-values", "128, lots")
+    page.click("button[type=submit]:has-text('Run the sweep')")
+    page.wait_for_selector("#err-axis-0-values:has-text('is not a number')")
+    found = {"sweep errors": axe_violations(page)}
+    page.fill("#id-axis-0-values", "128, 256")
+    page.click("button[type=submit]:has-text('Run the sweep')")
+    page.wait_for_selector("#job-progress")
+    Worker().run_once()
+    page.wait_for_selector("#sweep-scatter .main-svg", timeout=10_000)
+    page.click("#feasible-designs > summary")
+    found["sweep result"] = axe_violations(page)
+    assert not any(found.values()), "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)

@@ -1,0 +1,221 @@
+"""A done sweep as the sweep page shows it: the refusals in words, the Pareto scatter (a plotly
+figure dict: the first objective against the second, the front highlighted, each point's hover
+giving the design's axis values and key figures), the tables of the front and of the feasible
+designs with human column labels, and the best design per objective. Built from the job's result
+(sweeps/jobs.py), never from the database."""
+
+import re
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from planner.editor_labels import in_sentence
+from planner.plots import COLORS, FONT, PALETTE
+from planner.words import words_of
+from sweeps.forms import SweepField, plan_key_label
+from sweeps.solver.spec import KEY_FIGURES
+
+FRONT_COLOR = PALETTE[1]
+OTHER_COLOR = COLORS["other"]
+BEST_WORDS = {"minimise": "Lowest", "maximise": "Highest"}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def figure_text(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float) and abs(value) < 1000 and not value.is_integer():
+        return f"{value:,.2f}" if abs(value) >= 1 else f"{value:,.3g}"
+    return f"{value:,.0f}" if isinstance(value, (int, float)) else str(value)
+
+
+@dataclass
+class Column:
+    key: str
+    label: str
+    numeric: bool
+
+
+@dataclass
+class Cell:
+    text: str
+    sort: str
+    """What the column sorts by: the number, or the text."""
+
+
+@dataclass
+class DesignRow:
+    design: int
+    cells: list[Cell]
+    on_front: bool
+
+
+@dataclass
+class Refusal:
+    path: str
+    label: str
+    designs: int
+    example: str
+
+    @property
+    def designs_text(self) -> str:
+        return f"{self.designs:,}"
+
+
+class SweepResultView:
+    def __init__(self, result: dict, fields: dict[str, SweepField]):
+        self.result = result
+        self.fields = fields
+        self.axis_keys = list(result["axes"])
+        self.objectives = result["objectives"]
+        objective_keys = [objective["key"] for objective in self.objectives]
+        figure_keys = {key for design in result["front"] for key in design["figures"]}
+        self.figure_keys = list(dict.fromkeys([*objective_keys, *KEY_FIGURES,
+                                               *sorted(figure_keys - set(KEY_FIGURES))]))
+        self.front_numbers = {design["design"] for design in result["front"]}
+        self.columns = [Column("design", "Design", True)]
+        self.columns += [Column(key, self.axis_label(key), self._numeric_axis(key)) for key in self.axis_keys]
+        self.columns += [Column(key, plan_key_label(key), True) for key in self.figure_keys]
+
+    def axis_label(self, key: str) -> str:
+        sweep_field = self.fields.get(key)
+        return sweep_field.full_label if sweep_field else " › ".join(map(words_of, key.split(".")))
+
+    def labelled_values(self, design: dict) -> list[tuple[str, str]]:
+        """A design's axis values in words: (the field's label, the value's)."""
+        return [(self.axis_label(key), self.value_label(key, value)) for key, value in design["values"].items()]
+
+    def value_label(self, key: str, value: Any) -> str:
+        sweep_field = self.fields.get(key)
+        return sweep_field.value_label(value) if sweep_field else str(value)
+
+    def _numeric_axis(self, key: str) -> bool:
+        return all(_is_number(value) for value in self.result["axes"][key])
+
+    # -- counts and refusals
+
+    @property
+    def designs(self) -> int:
+        return self.result["designs"]
+
+    @property
+    def feasible(self) -> int:
+        return self.result["feasible"]
+
+    @property
+    def counts_text(self) -> tuple[str, str, str]:
+        """The feasible designs, all of them, and those on the front, grouped by thousands."""
+        return f"{self.feasible:,}", f"{self.designs:,}", f"{len(self.result['front']):,}"
+
+    @property
+    def refusals(self) -> list[Refusal]:
+        return [Refusal(item["path"], self.refusal_label(item["path"]), item["designs"], item["example"])
+                for item in self.result["refusals"]]
+
+    def refusal_label(self, path: str) -> str:
+        """constraints.power.facility_kw.max -> "Facility power (kW): above the maximum"; a
+        scenario path by its field's words."""
+        match = re.fullmatch(r"constraints\.(.+?)(?:\.(min|max))?", path)
+        if match:
+            side = {"min": ": below the minimum", "max": ": above the maximum"}.get(match.group(2) or "", "")
+            return f"{plan_key_label(match.group(1))}{side}"
+        if path in self.fields:
+            return self.fields[path].full_label
+        return " › ".join(words_of(part) for part in re.split(r"\.", path) if part)
+
+    # -- tables
+
+    def rows(self, designs: list[dict]) -> list[DesignRow]:
+        rows = []
+        for design in designs:
+            cells = [Cell(str(design["design"]), str(design["design"]))]
+            for key in self.axis_keys:
+                value = design["values"].get(key)
+                label = self.value_label(key, value)
+                cells.append(Cell(label, repr(value) if _is_number(value) else label))
+            for key in self.figure_keys:
+                value = design["figures"].get(key)
+                cells.append(Cell(figure_text(value), "" if value is None else repr(value)))
+            rows.append(DesignRow(design["design"], cells, design["design"] in self.front_numbers))
+        return rows
+
+    @property
+    def front_rows(self) -> list[DesignRow]:
+        first = self.objectives[0]
+        sign = 1 if first["goal"] == "minimise" else -1
+        front = sorted(self.result["front"], key=lambda design: sign * (design["figures"].get(first["key"]) or 0))
+        return self.rows(front)
+
+    @property
+    def feasible_rows(self) -> list[DesignRow]:
+        return self.rows(self.result.get("feasible_designs", []))
+
+    @property
+    def feasible_capped(self) -> bool:
+        return len(self.result.get("feasible_designs", [])) < self.feasible
+
+    @property
+    def best(self) -> list[dict]:
+        best = []
+        for item in self.result["best"]:
+            design = item["design"]
+            if design is None:
+                continue
+            best.append({
+                "label": f"{BEST_WORDS[item['goal']]} {in_sentence(plan_key_label(item['key']))}",
+                "value": figure_text(design["figures"].get(item["key"])),
+                "design": design["design"],
+                "values": self.labelled_values(design),
+            })
+        return best
+
+    # -- the scatter
+
+    def hover(self, design: dict) -> str:
+        lines = [f"<b>Design {design['design']}</b>"]
+        lines += [escape(f"{label}: {value}") for label, value in self.labelled_values(design)]
+        lines += [escape(f"{plan_key_label(key)}: {figure_text(design['figures'].get(key))}")
+                  for key in self.figure_keys]
+        return "<br>".join(lines)
+
+    def scatter(self) -> dict | None:
+        """The first objective against the second (against the design number when there is one
+        objective): the feasible designs kept, the front on top."""
+        if not self.result["front"]:
+            return None
+        keys = [objective["key"] for objective in self.objectives[:2]]
+
+        def trace(designs: list[dict], name: str, color: str, size: int) -> dict:
+            xs = [design["figures"].get(keys[0]) for design in designs]
+            ys = [design["figures"].get(keys[1]) for design in designs] if len(keys) > 1 else None
+            if ys is None:
+                xs, ys = [design["design"] for design in designs], xs
+            return {
+                "type": "scatter", "mode": "markers", "name": name, "x": xs, "y": ys,
+                "customdata": [design["design"] for design in designs],
+                "text": [self.hover(design) for design in designs], "hoverinfo": "text",
+                "marker": {"color": color, "size": size, "line": {"width": 1, "color": "#ffffff"}},
+            }
+
+        others = [design for design in self.result.get("feasible_designs", [])
+                  if design["design"] not in self.front_numbers]
+        front = sorted(self.result["front"], key=lambda design: design["figures"].get(keys[0]) or 0)
+        front_trace = trace(front, "Pareto front", FRONT_COLOR, 11)
+        if len(keys) > 1:
+            front_trace["mode"] = "lines+markers"
+            front_trace["line"] = {"color": FRONT_COLOR, "width": 1, "dash": "dot", "shape": "hv"}
+        x_title = plan_key_label(keys[0]) if len(keys) > 1 else "Design"
+        y_title = plan_key_label(keys[1] if len(keys) > 1 else keys[0])
+        return {
+            "data": [trace(others, "Other feasible designs", OTHER_COLOR, 8), front_trace],
+            "layout": {
+                "font": FONT, "height": 420, "margin": {"l": 72, "r": 16, "t": 16, "b": 56},
+                "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff", "hovermode": "closest",
+                "legend": {"orientation": "h", "y": -0.2},
+                "xaxis": {"title": {"text": x_title}, "gridcolor": "#e9edf1", "zeroline": False},
+                "yaxis": {"title": {"text": y_title}, "gridcolor": "#e9edf1", "zeroline": False},
+            },
+        }
