@@ -68,7 +68,7 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
 
 def plan_scenario(
     document: Any, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED,
-    fabric_cache: MutableMapping | None = None,
+    cache: MutableMapping | None = None, lay_out_floor: bool = True,
 ) -> Plan:
     """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design).
 
@@ -76,9 +76,13 @@ def plan_scenario(
     and counted one by one, and the cables and modules are the fabric engine's (one length a
     segment). CABLES_SAMPLED packs the racks once more with the optics' power of a sample of the
     links where they stand (`cabling_counts.estimated_fabrics`); CABLES_ENGINE packs them with
-    the engine's optics. `fabric_cache` keeps each fabric planned for given inputs, for the
-    designs of a sweep that share them (one catalog for every design that uses it).
+    the engine's optics. `cache` keeps each fabric planned and each rack packing for given
+    inputs, for the designs of a sweep that share them (one catalog for every design that uses
+    it). `lay_out_floor` False (a screen only: the cabling needs the floor) leaves the floor
+    layout out, `racks.floor` None and `racks.rows` 0; no other figure changes.
     """
+    if cables != CABLES_ENGINE:
+        lay_out_floor = True
     scenario, catalog = validate_scenario(document, catalog)
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(_compute_spec(scenario, system), system)
@@ -86,7 +90,7 @@ def plan_scenario(
     storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
     fabrics, facility = _fabrics_and_racks(
-        scenario, catalog, system, compute, storage, cables=cables, fabric_cache=fabric_cache
+        scenario, catalog, system, compute, storage, cables=cables, cache=cache, lay_out_floor=lay_out_floor,
     )
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
@@ -134,7 +138,8 @@ CABLING_ROUNDS = 8
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, fabric_cache: MutableMapping | None = None,
+    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, cache: MutableMapping | None = None,
+    lay_out_floor: bool = True,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
@@ -176,7 +181,7 @@ def _fabrics_and_racks(
         }
         return plan_fabrics(
             scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            planned=planned, cache=fabric_cache,
+            planned=planned, cache=cache,
         )
 
     racks_spec = scenario.racks
@@ -200,7 +205,7 @@ def _fabrics_and_racks(
             compute.total_nodes, rated, racks_spec, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
-            finance_facility=scenario.finance.facility,
+            finance_facility=scenario.finance.facility, lay_out_floor=lay_out_floor, packing_cache=cache,
         )
 
     def all_but_oob(fabrics: dict[str, FabricResult]) -> dict[str, FabricResult]:

@@ -44,12 +44,14 @@ class DesignResult:
 
 def evaluate_design(
     spec: SweepSpec, index: int, catalog: CatalogSnapshot, *, cables: str = CABLES_ENGINE,
-    fabric_cache: dict | None = None,
+    cache: dict | None = None,
 ) -> DesignResult:
-    """Plan design number `index` and judge it by the sweep's constraints and objectives."""
+    """Plan design number `index` and judge it by the sweep's constraints and objectives. The
+    floor is laid out only when a figure reads it (`reads_floor`)."""
     try:
         plan = plan_scenario(
-            spec.design_document(index), catalog, cables=cables, fabric_cache=fabric_cache
+            spec.design_document(index), catalog, cables=cables, cache=cache,
+            lay_out_floor=reads_floor(spec.figure_keys),
         )
     except ScenarioError as error:
         first = error.errors[0]
@@ -66,6 +68,14 @@ def evaluate_design(
         if figures[objective.key] is None:
             return DesignResult(index, figures, f"objectives[{position}].key", "the plan has no value for it")
     return DesignResult(index, figures)
+
+
+FLOOR_KEYS = ("racks.floor", "racks.rows")
+"""Plan keys the floor layout gives: a screen without them skips the layout."""
+
+
+def reads_floor(keys: tuple[str, ...]) -> bool:
+    return any(key == floor or key.startswith(floor + ".") for key in keys for floor in FLOOR_KEYS)
 
 
 _fabric_caches: dict[int, tuple[weakref.ref, dict]] = {}
@@ -95,6 +105,6 @@ def evaluate_batch(
     """Designs number start to stop - 1: one task of a sweep."""
     cache = fabric_cache_for(catalog)
     return [
-        evaluate_design(spec, index, catalog, cables=cables, fabric_cache=cache)
+        evaluate_design(spec, index, catalog, cables=cables, cache=cache)
         for index in range(start, stop)
     ]
