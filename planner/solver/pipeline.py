@@ -30,7 +30,7 @@ from planner.solver.workload import (
     workload_gpus_needed,
 )
 from power.solver.cooling_plant import cooling_units_paid_by
-from power.solver.power_plan import RacksAndPower, rack_pdu_counts, racks_and_power
+from power.solver.power_plan import RacksAndPower, in_rack_cdu_units, rack_pdu_counts, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -52,11 +52,12 @@ CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
 
 def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, CatalogSnapshot]:
     """The document read into a spec, and the catalog with its inline components, or ScenarioError.
+    A spec already read (a sweep reads its designs' sections once each) is taken as it is.
 
     The compute system in that catalog has the scenario's NICs (`compute.nics`) in place of its
     own, so that every step after (limits, fabrics, storage, racks, cabling) sees one system.
     """
-    scenario = read_scenario(document)
+    scenario = document if isinstance(document, ScenarioSpec) else read_scenario(document)
     catalog = catalog.with_components(scenario)
     check_references(scenario, catalog)
     slug = scenario.compute.system
@@ -70,7 +71,8 @@ def plan_scenario(
     document: Any, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED,
     cache: MutableMapping | None = None, lay_out_floor: bool = True,
 ) -> Plan:
-    """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design).
+    """Plan a scenario document (or a spec read from one). Raises ScenarioError (bad input) or
+    InfeasibleError (no design).
 
     `cables` other than CABLES_COUNTED screens the design (a sweep): the cables are not placed
     and counted one by one, and the cables and modules are the fabric engine's (one length a
@@ -212,6 +214,19 @@ def _fabrics_and_racks(
         """Only the PDUs changed: they reach oob alone."""
         return {name: fabric for name, fabric in fabrics.items() if name != "oob"}
 
+    settled_key = None
+    if cables == CABLES_ENGINE and cache is not None:
+        # A screened design settles on the same fabrics and rack spec as any other design that
+        # shares what the rounds read (not the PUE, climate or prices): pack once with them.
+        settled_key = (
+            "settled", scenario.fabrics, scenario.racks, scenario.components, system, compute.total_nodes, storage,
+            scenario.facility.air_delta_t_k, scenario.facility.water_delta_t_k,
+            in_rack_cdu_units(scenario.racks, scenario.facility, catalog), lay_out_floor,
+        )
+        settled = cache.get(settled_key)
+        if settled is not None:
+            fabrics, racks_spec = settled
+            return fabrics, racks_for(fabrics)
     # Top-of-rack leaves and the racks agree, without PDUs on oob yet.
     for _ in range(PLAN_AND_PACK_ROUNDS):
         fabrics = plan({})
@@ -259,6 +274,8 @@ def _fabrics_and_racks(
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
             break
         if cables == CABLES_ENGINE:
+            if settled_key is not None:
+                cache[settled_key] = (fabrics, racks_spec)
             return fabrics, facility
         cabled = CabledPlan(fabrics, facility.racks, compute, storage, scenario)
         if estimate is None:

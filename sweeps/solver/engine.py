@@ -15,6 +15,7 @@ from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
 from sweeps.solver.keys import plan_value
+from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import SweepSpec
 
 PLANNER_FAILED_PATH = "plan"
@@ -44,14 +45,17 @@ class DesignResult:
 
 def evaluate_design(
     spec: SweepSpec, index: int, catalog: CatalogSnapshot, *, cables: str = CABLES_ENGINE,
-    cache: dict | None = None,
+    cache: dict | None = None, reader: ScenarioReader | None = None,
 ) -> DesignResult:
     """Plan design number `index` and judge it by the sweep's constraints and objectives. The
-    floor is laid out only when a figure reads it (`reads_floor`)."""
+    floor is laid out only when a figure reads it (`reads_floor`). `reader` reads the design's
+    scenario section by section (the sweep's own reader, kept across its designs)."""
     try:
+        document = spec.design_document(index)
+        if reader is not None:
+            document = reader.read(document, spec.design_values(index))
         plan = plan_scenario(
-            spec.design_document(index), catalog, cables=cables, cache=cache,
-            lay_out_floor=reads_floor(spec.figure_keys),
+            document, catalog, cables=cables, cache=cache, lay_out_floor=reads_floor(spec.figure_keys),
         )
     except ScenarioError as error:
         first = error.errors[0]
@@ -94,17 +98,31 @@ def fabric_cache_for(catalog: CatalogSnapshot) -> dict:
     return cache
 
 
+_readers: dict[int, tuple[weakref.ref, ScenarioReader]] = {}
+
+
+def reader_for(spec: SweepSpec) -> ScenarioReader:
+    """This process's scenario reader for one sweep."""
+    kept = _readers.get(id(spec))
+    if kept is None or kept[0]() is not spec:
+        kept = (weakref.ref(spec), ScenarioReader(tuple(axis.key for axis in spec.axes)))
+        _readers[id(spec)] = kept
+    return kept[1]
+
+
 def clear_fabric_caches() -> None:
-    """Forget every fabric kept by this process (a benchmark starts each run cold)."""
+    """Forget every fabric, packing and section read kept by this process (a benchmark starts
+    each run cold)."""
     _fabric_caches.clear()
+    _readers.clear()
 
 
 def evaluate_batch(
     spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
     """Designs number start to stop - 1: one task of a sweep."""
-    cache = fabric_cache_for(catalog)
+    cache, reader = fabric_cache_for(catalog), reader_for(spec)
     return [
-        evaluate_design(spec, index, catalog, cables=cables, cache=cache)
+        evaluate_design(spec, index, catalog, cables=cables, cache=cache, reader=reader)
         for index in range(start, stop)
     ]
