@@ -25,7 +25,7 @@ django.setup()
 from planner.catalog import catalog_snapshot_from_files  # noqa: E402
 from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED  # noqa: E402
 from sweeps.runner import run_sweep  # noqa: E402
-from sweeps.solver.engine import clear_fabric_caches  # noqa: E402
+from sweeps.solver.engine import clear_sweep_caches  # noqa: E402
 from sweeps.solver.spec import read_sweep  # noqa: E402
 from sweeps.solver.summary import SweepSummary  # noqa: E402
 
@@ -69,7 +69,7 @@ def designs_per_second(spec, catalog, runs: int, **options) -> tuple[float, floa
     are not counted: they are not this process's children)."""
     best_wall = best_cpu = float("inf")
     for _ in range(runs):
-        clear_fabric_caches()  # every run starts cold, as a sweep does
+        clear_sweep_caches()  # every run starts cold, as a sweep does
         summary = SweepSummary(spec)
         start, start_cpu = time.perf_counter(), _cpu_s()
         for results in run_sweep(spec, catalog, **options):

@@ -6,6 +6,16 @@ key figures, straight from the plan's dataclasses (no plan-to-JSON). By default 
 (`cables=CABLES_ENGINE`): the cables are not placed and counted one by one, the racks are packed
 with the fabric engine's optics; see `plan_scenario`, and tests/sweeps/solver/test_screen.py for
 how far the screened figures may be from the full plan's.
+
+What a screen reuses or leaves out, none of which changes a figure it gives:
+- the floor layout, unless a figure reads it (`racks.floor.*`, `racks.rows`): without it those
+  are None and 0, and nothing else depends on the floor;
+- a design's scenario is read section by section, each section once for its axis values
+  (`ScenarioReader`);
+- fabrics and rack packings are kept by their inputs (`sweep_caches`), and so are the
+  fabrics and rack spec a screened design settles on: a design that differs from one planned
+  before only in PUE, climate, prices, finance or years packs once with them and is powered
+  and costed anew (`plan_scenario`'s `cache`).
 """
 
 import weakref
@@ -22,8 +32,8 @@ PLANNER_FAILED_PATH = "plan"
 """Where a design is refused when the planner itself fails on it (a bug, not the design's
 fault): counted with the refusals so that one design does not stop a sweep of millions."""
 FABRIC_CACHE_SIZE = 4096
-"""Fabrics kept per process (each a few kilobytes): a sweep over cooling, PUE or rack budgets
-plans each fabric once."""
+"""Fabrics, rack packings and settled designs kept per process (each a few kilobytes): a sweep
+over cooling, PUE or rack budgets plans each fabric once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,47 +92,46 @@ def reads_floor(keys: tuple[str, ...]) -> bool:
     return any(key == floor or key.startswith(floor + ".") for key in keys for floor in FLOOR_KEYS)
 
 
-_fabric_caches: dict[int, tuple[weakref.ref, dict]] = {}
+@dataclass
+class _SweepCaches:
+    """What one process keeps for the designs of one sweep with one catalog: a fabric or a
+    packing depends on the catalog's parts and on the sweep's inline components, which no axis
+    varies."""
+
+    spec: weakref.ref
+    catalog: weakref.ref
+    reader: ScenarioReader
+    plans: dict = field(default_factory=dict)
+    """Fabrics, rack packings and settled designs by their inputs (`plan_scenario`'s cache)."""
 
 
-def fabric_cache_for(catalog: CatalogSnapshot) -> dict:
-    """This process's fabric cache for one catalog (a fabric depends on the catalog's parts).
-    Emptied when it holds FABRIC_CACHE_SIZE fabrics."""
-    kept = _fabric_caches.get(id(catalog))
-    if kept is None or kept[0]() is not catalog:
-        kept = (weakref.ref(catalog), {})
-        _fabric_caches[id(catalog)] = kept
-    cache = kept[1]
-    if len(cache) >= FABRIC_CACHE_SIZE:
-        cache.clear()
-    return cache
+_caches: dict[tuple[int, int], _SweepCaches] = {}
 
 
-_readers: dict[int, tuple[weakref.ref, ScenarioReader]] = {}
+def sweep_caches(spec: SweepSpec, catalog: CatalogSnapshot) -> _SweepCaches:
+    """This process's caches for a sweep and catalog; the plans emptied at FABRIC_CACHE_SIZE."""
+    kept = _caches.get((id(spec), id(catalog)))
+    if kept is None or kept.spec() is not spec or kept.catalog() is not catalog:
+        kept = _SweepCaches(
+            weakref.ref(spec), weakref.ref(catalog), ScenarioReader(tuple(axis.key for axis in spec.axes))
+        )
+        _caches[(id(spec), id(catalog))] = kept
+    if len(kept.plans) >= FABRIC_CACHE_SIZE:
+        kept.plans.clear()
+    return kept
 
 
-def reader_for(spec: SweepSpec) -> ScenarioReader:
-    """This process's scenario reader for one sweep."""
-    kept = _readers.get(id(spec))
-    if kept is None or kept[0]() is not spec:
-        kept = (weakref.ref(spec), ScenarioReader(tuple(axis.key for axis in spec.axes)))
-        _readers[id(spec)] = kept
-    return kept[1]
-
-
-def clear_fabric_caches() -> None:
-    """Forget every fabric, packing and section read kept by this process (a benchmark starts
-    each run cold)."""
-    _fabric_caches.clear()
-    _readers.clear()
+def clear_sweep_caches() -> None:
+    """Forget everything kept for sweeps by this process (a benchmark starts each run cold)."""
+    _caches.clear()
 
 
 def evaluate_batch(
     spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
     """Designs number start to stop - 1: one task of a sweep."""
-    cache, reader = fabric_cache_for(catalog), reader_for(spec)
+    caches = sweep_caches(spec, catalog)
     return [
-        evaluate_design(spec, index, catalog, cables=cables, cache=cache, reader=reader)
+        evaluate_design(spec, index, catalog, cables=cables, cache=caches.plans, reader=caches.reader)
         for index in range(start, stop)
     ]

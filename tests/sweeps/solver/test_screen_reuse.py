@@ -8,7 +8,7 @@ import pytest
 from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
 from planner.solver.scenario import read_scenario
-from sweeps.solver.engine import clear_fabric_caches, evaluate_batch, reads_floor
+from sweeps.solver.engine import clear_sweep_caches, evaluate_batch, reads_floor
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import read_sweep
@@ -38,7 +38,7 @@ REUSE_SWEEP = {
 
 @pytest.fixture(scope="module")
 def reuse(catalog):
-    clear_fabric_caches()
+    clear_sweep_caches()
     spec = read_sweep(REUSE_SWEEP, catalog)
     return spec, evaluate_batch(spec, 0, spec.design_count, catalog)
 
