@@ -2,7 +2,7 @@
 treating the cables (the engine's screen, the sampled screen, counted in full), then the default
 screen in this process (`--workers 1`), over two worker processes and on a Dask LocalCluster of two worker processes.
 
-Run as `.venv/bin/python scripts/benchmark_sweep.py [--pue-values N]`. A benchmark, not a timed
+Run as `.venv/bin/python scripts/benchmark_sweep.py [--pue-values N | --budget-values N] [--screen-only]`. A benchmark, not a timed
 test: the figures depend on the machine and on what else runs on it (the best of --runs runs).
 """
 
@@ -25,14 +25,21 @@ django.setup()
 from planner.catalog import catalog_snapshot_from_files  # noqa: E402
 from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED  # noqa: E402
 from sweeps.runner import run_sweep  # noqa: E402
-from sweeps.solver.engine import clear_fabric_caches  # noqa: E402
+from sweeps.solver.engine import clear_sweep_caches  # noqa: E402
 from sweeps.solver.spec import read_sweep  # noqa: E402
 from sweeps.solver.summary import SweepSummary  # noqa: E402
 
 
-def sweep_document(pue_values: int) -> dict:
+def sweep_document(pue_values: int, budget_values: int = 0) -> dict:
     """10 GPU counts (1,024 to 10,240) x 2 systems x 2 topologies x 2 coolings x the PUE values:
-    a compute fabric of QM9700 and an oob network, 80 designs per PUE value."""
+    a compute fabric of QM9700 and an oob network, 80 designs per PUE value. With
+    `budget_values`, rack power budgets (40 to 120 kW) in place of the PUE: no two designs
+    share their racks, so the screen reuses only fabrics and sections read."""
+    if budget_values:
+        last_axis = {"racks.power_budget_kw": [round(40 + 80 * index / max(1, budget_values - 1), 2)
+                                               for index in range(budget_values)]}
+    else:
+        last_axis = {"facility.pue": [round(1.1 + 0.4 * index / max(1, pue_values - 1), 4) for index in range(pue_values)]}
     return {
         "name": "benchmark",
         "base": {
@@ -49,7 +56,7 @@ def sweep_document(pue_values: int) -> dict:
             "compute.system": ["dgx-h100", "dgx-b200"],
             "fabrics.compute.topology": ["fat_tree", "rail_only"],
             "racks.cooling": ["air", "direct_liquid"],
-            "facility.pue": [round(1.1 + 0.4 * index / max(1, pue_values - 1), 4) for index in range(pue_values)],
+            **last_axis,
         },
         "constraints": {"power.facility_kw": {"max": 20_000}},
         "objectives": [{"key": "cost.tco_usd", "goal": "minimise"}, {"key": "power.facility_kw", "goal": "minimise"}],
@@ -69,7 +76,7 @@ def designs_per_second(spec, catalog, runs: int, **options) -> tuple[float, floa
     are not counted: they are not this process's children)."""
     best_wall = best_cpu = float("inf")
     for _ in range(runs):
-        clear_fabric_caches()  # every run starts cold, as a sweep does
+        clear_sweep_caches()  # every run starts cold, as a sweep does
         summary = SweepSummary(spec)
         start, start_cpu = time.perf_counter(), _cpu_s()
         for results in run_sweep(spec, catalog, **options):
@@ -82,11 +89,16 @@ def designs_per_second(spec, catalog, runs: int, **options) -> tuple[float, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pue-values", type=int, default=5, help="values of the PUE axis (80 designs each)")
+    parser.add_argument("--budget-values", type=int, default=0,
+                        help="values of a rack power budget axis in place of the PUE axis (80 designs each)")
+    parser.add_argument("--screen-only", action="store_true", help="leave out the full plans and the sampled screen")
     parser.add_argument("--runs", type=int, default=2, help="runs of each, the best is printed")
     arguments = parser.parse_args()
     catalog = catalog_snapshot_from_files()
-    spec = read_sweep(sweep_document(arguments.pue_values), catalog)
-    print(f"{spec.design_count:,} designs (1,024-10,240 GPUs), {os.cpu_count()} cores; best of {arguments.runs}")
+    spec = read_sweep(sweep_document(arguments.pue_values, arguments.budget_values), catalog)
+    last_axis = f"{arguments.budget_values} rack budgets" if arguments.budget_values else f"{arguments.pue_values} PUE values"
+    print(f"{spec.design_count:,} designs (1,024-10,240 GPUs, {last_axis}), {os.cpu_count()} cores; "
+          f"best of {arguments.runs}")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     print(f"{'how':<48} {'designs/s':>10} {'per CPU s':>10}  feasible")
     rows = [
@@ -95,6 +107,8 @@ def main() -> None:
         ("1 worker (this process), engine screen (default)", {"cables": CABLES_ENGINE}),
         ("2 worker processes, engine screen", {"workers": 2}),
     ]
+    if arguments.screen_only:
+        rows = rows[2:]
     for label, options in rows:
         rate, cpu_rate, feasible = designs_per_second(spec, catalog, arguments.runs, **options)
         print(f"{label:<48} {rate:>10,.0f} {cpu_rate:>10,.0f}  {feasible:,}")

@@ -30,7 +30,7 @@ from planner.solver.workload import (
     workload_gpus_needed,
 )
 from power.solver.cooling_plant import cooling_units_paid_by
-from power.solver.power_plan import RacksAndPower, rack_pdu_counts, racks_and_power
+from power.solver.power_plan import RacksAndPower, in_rack_cdu_units, rack_pdu_counts, racks_and_power
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -52,11 +52,12 @@ CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
 
 def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, CatalogSnapshot]:
     """The document read into a spec, and the catalog with its inline components, or ScenarioError.
+    A spec already read (a sweep reads its designs' sections once each) is taken as it is.
 
     The compute system in that catalog has the scenario's NICs (`compute.nics`) in place of its
     own, so that every step after (limits, fabrics, storage, racks, cabling) sees one system.
     """
-    scenario = read_scenario(document)
+    scenario = document if isinstance(document, ScenarioSpec) else read_scenario(document)
     catalog = catalog.with_components(scenario)
     check_references(scenario, catalog)
     slug = scenario.compute.system
@@ -68,17 +69,22 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
 
 def plan_scenario(
     document: Any, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED,
-    fabric_cache: MutableMapping | None = None,
+    cache: MutableMapping | None = None, lay_out_floor: bool = True,
 ) -> Plan:
-    """Plan a scenario document. Raises ScenarioError (bad input) or InfeasibleError (no design).
+    """Plan a scenario document (or a spec read from one). Raises ScenarioError (bad input) or
+    InfeasibleError (no design).
 
     `cables` other than CABLES_COUNTED screens the design (a sweep): the cables are not placed
     and counted one by one, and the cables and modules are the fabric engine's (one length a
     segment). CABLES_SAMPLED packs the racks once more with the optics' power of a sample of the
     links where they stand (`cabling_counts.estimated_fabrics`); CABLES_ENGINE packs them with
-    the engine's optics. `fabric_cache` keeps each fabric planned for given inputs, for the
-    designs of a sweep that share them (one catalog for every design that uses it).
+    the engine's optics. `cache` keeps each fabric planned and each rack packing for given
+    inputs, for the designs of a sweep that share them (one catalog for every design that uses
+    it). `lay_out_floor` False (a screen only: the cabling needs the floor) leaves the floor
+    layout out, `racks.floor` None and `racks.rows` 0; no other figure changes.
     """
+    if cables != CABLES_ENGINE:
+        lay_out_floor = True
     scenario, catalog = validate_scenario(document, catalog)
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(_compute_spec(scenario, system), system)
@@ -86,7 +92,7 @@ def plan_scenario(
     storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
     fabrics, facility = _fabrics_and_racks(
-        scenario, catalog, system, compute, storage, cables=cables, fabric_cache=fabric_cache
+        scenario, catalog, system, compute, storage, cables=cables, cache=cache, lay_out_floor=lay_out_floor,
     )
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
@@ -134,7 +140,8 @@ CABLING_ROUNDS = 8
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, fabric_cache: MutableMapping | None = None,
+    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, cache: MutableMapping | None = None,
+    lay_out_floor: bool = True,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics.
 
@@ -176,7 +183,7 @@ def _fabrics_and_racks(
         }
         return plan_fabrics(
             scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            planned=planned, cache=fabric_cache,
+            planned=planned, cache=cache,
         )
 
     racks_spec = scenario.racks
@@ -200,13 +207,26 @@ def _fabrics_and_racks(
             compute.total_nodes, rated, racks_spec, scenario.facility, catalog,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
             storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
-            finance_facility=scenario.finance.facility,
+            finance_facility=scenario.finance.facility, lay_out_floor=lay_out_floor, packing_cache=cache,
         )
 
     def all_but_oob(fabrics: dict[str, FabricResult]) -> dict[str, FabricResult]:
         """Only the PDUs changed: they reach oob alone."""
         return {name: fabric for name, fabric in fabrics.items() if name != "oob"}
 
+    settled_key = None
+    if cables == CABLES_ENGINE and cache is not None:
+        # A screened design settles on the same fabrics and rack spec as any other design that
+        # shares what the rounds read (not the PUE, climate or prices): pack once with them.
+        settled_key = (
+            "settled", scenario.fabrics, scenario.racks, scenario.components, system, compute.total_nodes, storage,
+            scenario.facility.air_delta_t_k, scenario.facility.water_delta_t_k,
+            in_rack_cdu_units(scenario.racks, scenario.facility, catalog), lay_out_floor,
+        )
+        settled = cache.get(settled_key)
+        if settled is not None:
+            fabrics, racks_spec = settled
+            return fabrics, racks_for(fabrics)
     # Top-of-rack leaves and the racks agree, without PDUs on oob yet.
     for _ in range(PLAN_AND_PACK_ROUNDS):
         fabrics = plan({})
@@ -254,6 +274,8 @@ def _fabrics_and_racks(
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
             break
         if cables == CABLES_ENGINE:
+            if settled_key is not None:
+                cache[settled_key] = (fabrics, racks_spec)
             return fabrics, facility
         cabled = CabledPlan(fabrics, facility.racks, compute, storage, scenario)
         if estimate is None:

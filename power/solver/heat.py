@@ -34,6 +34,10 @@ FAHRENHEIT_PER_KELVIN = 1.8
 
 
 def _check_positive(name: str, value) -> None:
+    if isinstance(value, (int, float)):  # a plain number without numpy's cost (a sweep's racks)
+        if value <= 0:
+            raise ValueError(f"{name} must be greater than zero")
+        return
     if np.any(np.asarray(value) <= 0):
         raise ValueError(f"{name} must be greater than zero")
 

@@ -6,7 +6,7 @@ switch groups from the fabric engine (empty without fabrics), (slug, count) pair
 storage sizing, and the optics' power from the cable-media step.
 """
 
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -85,17 +85,33 @@ def racks_and_power(
     optics_kw_by_switch: dict[str, float] | None = None,
     servers: Sequence[ServerGroup] = (),
     finance_facility: str = "leased",
+    lay_out_floor: bool = True,
+    packing_cache: MutableMapping | None = None,
 ) -> RacksAndPower:
     """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
 
     `finance_facility` (leased or built) says what pays for the building's cooling plant
-    (`cooling_plant.cooling_unit_paid_by`)."""
-    packed = pack_racks(
-        total_nodes, system, racks, catalog,
-        switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
-        optics_kw_by_switch=optics_kw_by_switch, facility=facility,
-        reserved_u_per_compute_rack=in_rack_cdu_units(racks, facility, catalog),
-    )
+    (`cooling_plant.cooling_unit_paid_by`). `lay_out_floor` False leaves the floor out (see
+    `pack_racks`). `packing_cache` keeps each packing by its inputs, for the designs of a sweep
+    that differ only in what comes after the racks (PUE, climate, prices); one catalog for every
+    design that uses it."""
+    reserved_u = in_rack_cdu_units(racks, facility, catalog)
+    key = None
+    if packing_cache is not None:
+        key = packing_key(
+            total_nodes, system, racks, facility, switch_groups, storage_systems, optics_kw_by_switch,
+            servers, reserved_u, lay_out_floor,
+        )
+        packed = packing_cache.get(key)
+    if key is None or packed is None:
+        packed = pack_racks(
+            total_nodes, system, racks, catalog,
+            switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
+            optics_kw_by_switch=optics_kw_by_switch, facility=facility,
+            reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor,
+        )
+        if key is not None:
+            packing_cache[key] = packed
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
     it_kw = it_kw_by_category(
         total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch, servers
@@ -107,6 +123,21 @@ def racks_and_power(
         power=power,
         part_counts=power_part_counts(packed, power, catalog, finance_facility),
         warnings=power_warnings(packed, power, system, racks, facility, catalog),
+    )
+
+
+def packing_key(
+    total_nodes: int, system: SystemSpec, racks: RacksSpec, facility: FacilitySpec,
+    switch_groups: Sequence[SwitchGroup], storage_systems: Sequence[tuple[str, int]],
+    optics_kw_by_switch: dict[str, float] | None, servers: Sequence[ServerGroup], reserved_u: int,
+    lay_out_floor: bool,
+) -> tuple:
+    """Every input of `pack_racks`, the catalog aside: of the facility only the air and water
+    temperature rises reach the racks (their air and water flow)."""
+    return (
+        "racks", total_nodes, system, racks, facility.air_delta_t_k, facility.water_delta_t_k,
+        tuple(switch_groups), tuple(storage_systems), tuple((optics_kw_by_switch or {}).items()),
+        tuple(servers), reserved_u, lay_out_floor,
     )
 
 

@@ -296,6 +296,7 @@ def pack_racks(
     optics_kw_by_switch: dict[str, float] | None = None,
     facility: FacilitySpec = FacilitySpec(),
     reserved_u_per_compute_rack: int = 0,
+    lay_out: bool = True,
 ) -> RacksResult:
     """Every rack of the cluster: compute, network, storage and management, described and laid out.
 
@@ -308,6 +309,8 @@ def pack_racks(
       model's switches together; it is shared over them.
     - `reserved_u_per_compute_rack`: rack units taken in every compute rack by equipment
       other than systems and switches (e.g. an in-rack CDU).
+    - `lay_out` False leaves the floor out (`floor` None, `rows` 0): a sweep's screen that reads
+      no floor figure. Nothing else of the result depends on the floor.
     """
     equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
     in_compute = _switch_totals(switch_groups, "compute_rack")
@@ -359,7 +362,7 @@ def pack_racks(
     )
 
     described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups)
-    floor = lay_out_floor(_floor_blocks(described, catalog), racks)
+    floor = lay_out_floor(_floor_blocks(described, catalog), racks) if lay_out else None
     counts = {kind: sum(group.count for group in described if group.kind == kind)
               for kind in ("compute", "network", "storage", "management")}
     return replace(
@@ -368,7 +371,7 @@ def pack_racks(
         storage=counts["storage"],
         management=counts["management"],
         total=sum(counts.values()),
-        rows=floor.row_count,
+        rows=floor.row_count if floor else 0,
         per_rack=described,
         floor=floor,
         servers=tuple(servers),

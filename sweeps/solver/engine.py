@@ -6,6 +6,16 @@ key figures, straight from the plan's dataclasses (no plan-to-JSON). By default 
 (`cables=CABLES_ENGINE`): the cables are not placed and counted one by one, the racks are packed
 with the fabric engine's optics; see `plan_scenario`, and tests/sweeps/solver/test_screen.py for
 how far the screened figures may be from the full plan's.
+
+What a screen reuses or leaves out, none of which changes a figure it gives:
+- the floor layout, unless a figure reads it (`racks.floor.*`, `racks.rows`): without it those
+  are None and 0, and nothing else depends on the floor;
+- a design's scenario is read section by section, each section once for its axis values
+  (`ScenarioReader`);
+- fabrics and rack packings are kept by their inputs (`sweep_caches`), and so are the
+  fabrics and rack spec a screened design settles on: a design that differs from one planned
+  before only in PUE, climate, prices, finance or years packs once with them and is powered
+  and costed anew (`plan_scenario`'s `cache`).
 """
 
 import weakref
@@ -15,14 +25,15 @@ from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
 from sweeps.solver.keys import plan_value
+from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import SweepSpec
 
 PLANNER_FAILED_PATH = "plan"
 """Where a design is refused when the planner itself fails on it (a bug, not the design's
 fault): counted with the refusals so that one design does not stop a sweep of millions."""
 FABRIC_CACHE_SIZE = 4096
-"""Fabrics kept per process (each a few kilobytes): a sweep over cooling, PUE or rack budgets
-plans each fabric once."""
+"""Fabrics, rack packings and settled designs kept per process (each a few kilobytes): a sweep
+over cooling, PUE or rack budgets plans each fabric once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +55,17 @@ class DesignResult:
 
 def evaluate_design(
     spec: SweepSpec, index: int, catalog: CatalogSnapshot, *, cables: str = CABLES_ENGINE,
-    fabric_cache: dict | None = None,
+    cache: dict | None = None, reader: ScenarioReader | None = None,
 ) -> DesignResult:
-    """Plan design number `index` and judge it by the sweep's constraints and objectives."""
+    """Plan design number `index` and judge it by the sweep's constraints and objectives. The
+    floor is laid out only when a figure reads it (`reads_floor`). `reader` reads the design's
+    scenario section by section (the sweep's own reader, kept across its designs)."""
     try:
+        document = spec.design_document(index)
+        if reader is not None:
+            document = reader.read(document, spec.design_values(index))
         plan = plan_scenario(
-            spec.design_document(index), catalog, cables=cables, fabric_cache=fabric_cache
+            document, catalog, cables=cables, cache=cache, lay_out_floor=reads_floor(spec.figure_keys),
         )
     except ScenarioError as error:
         first = error.errors[0]
@@ -68,33 +84,54 @@ def evaluate_design(
     return DesignResult(index, figures)
 
 
-_fabric_caches: dict[int, tuple[weakref.ref, dict]] = {}
+FLOOR_KEYS = ("racks.floor", "racks.rows")
+"""Plan keys the floor layout gives: a screen without them skips the layout."""
 
 
-def fabric_cache_for(catalog: CatalogSnapshot) -> dict:
-    """This process's fabric cache for one catalog (a fabric depends on the catalog's parts).
-    Emptied when it holds FABRIC_CACHE_SIZE fabrics."""
-    kept = _fabric_caches.get(id(catalog))
-    if kept is None or kept[0]() is not catalog:
-        kept = (weakref.ref(catalog), {})
-        _fabric_caches[id(catalog)] = kept
-    cache = kept[1]
-    if len(cache) >= FABRIC_CACHE_SIZE:
-        cache.clear()
-    return cache
+def reads_floor(keys: tuple[str, ...]) -> bool:
+    return any(key == floor or key.startswith(floor + ".") for key in keys for floor in FLOOR_KEYS)
 
 
-def clear_fabric_caches() -> None:
-    """Forget every fabric kept by this process (a benchmark starts each run cold)."""
-    _fabric_caches.clear()
+@dataclass
+class _SweepCaches:
+    """What one process keeps for the designs of one sweep with one catalog: a fabric or a
+    packing depends on the catalog's parts and on the sweep's inline components, which no axis
+    varies."""
+
+    spec: weakref.ref
+    catalog: weakref.ref
+    reader: ScenarioReader
+    plans: dict = field(default_factory=dict)
+    """Fabrics, rack packings and settled designs by their inputs (`plan_scenario`'s cache)."""
+
+
+_caches: dict[tuple[int, int], _SweepCaches] = {}
+
+
+def sweep_caches(spec: SweepSpec, catalog: CatalogSnapshot) -> _SweepCaches:
+    """This process's caches for a sweep and catalog; the plans emptied at FABRIC_CACHE_SIZE."""
+    kept = _caches.get((id(spec), id(catalog)))
+    if kept is None or kept.spec() is not spec or kept.catalog() is not catalog:
+        kept = _SweepCaches(
+            weakref.ref(spec), weakref.ref(catalog), ScenarioReader(tuple(axis.key for axis in spec.axes))
+        )
+        _caches[(id(spec), id(catalog))] = kept
+    if len(kept.plans) >= FABRIC_CACHE_SIZE:
+        kept.plans.clear()
+    return kept
+
+
+def clear_sweep_caches() -> None:
+    """Forget everything kept for sweeps by this process (a benchmark starts each run cold)."""
+    _caches.clear()
 
 
 def evaluate_batch(
     spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
     """Designs number start to stop - 1: one task of a sweep."""
-    cache = fabric_cache_for(catalog)
+    caches = sweep_caches(spec, catalog)
     return [
-        evaluate_design(spec, index, catalog, cables=cables, fabric_cache=cache)
+        evaluate_design(spec, index, catalog, cables=cables, cache=caches.plans, reader=caches.reader)
         for index in range(start, stop)
     ]

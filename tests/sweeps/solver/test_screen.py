@@ -77,6 +77,6 @@ def test_a_fabric_cache_gives_the_plan_without_it(catalog, cables):
     for design in DESIGNS[:3]:
         for cooling in ("air", "direct_liquid"):
             doc = document(*design[:4], cooling, design[5])
-            cached = plan_scenario(doc, catalog, cables=cables, fabric_cache=cache)
+            cached = plan_scenario(doc, catalog, cables=cables, cache=cache)
             assert cached == plan_scenario(doc, catalog, cables=cables)
     assert cache, "the fabrics were kept"
