@@ -6,6 +6,7 @@ from Debian's packages when it is missing.
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -25,6 +26,18 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PASSWORD = "analytical-engine"
+WIDTHS = {"desktop": 1440, "phone": 390}
+
+
+def screenshot(target, name: str, *, full_page: bool = False) -> None:
+    """Keeps what a person looks at (a page or an element) as $UX_SCREENSHOTS/<name>.png, when
+    UX_SCREENSHOTS names a folder; otherwise nothing."""
+    folder = os.environ.get("UX_SCREENSHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    options = {"full_page": True} if full_page else {}
+    target.screenshot(path=str(Path(folder) / f"{name}.png"), **options)
 
 
 @pytest.fixture(scope="session")
@@ -75,3 +88,10 @@ def plain_static_names(settings):
     settings.STORAGES = {
         **settings.STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(params=sorted(WIDTHS))
+def width(request, signed_in):
+    """The test runs on a desktop and on a phone."""
+    signed_in.set_viewport_size({"width": WIDTHS[request.param], "height": 900})
+    return request.param

@@ -8,12 +8,12 @@ import pytest
 from django.conf import settings
 
 from planner.services import scenario_create
+from tests.browser.conftest import WIDTHS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 AXE = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = {"serious", "critical"}
-WIDTHS = {"desktop": 1440, "phone": 390}
 
 
 def axe_violations(page) -> list[str]:

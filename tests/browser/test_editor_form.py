@@ -1,33 +1,21 @@
 """The editor as people type into it, at a desktop's width and a phone's: numbers with
 separators and percent signs, a refused save whose banner links to each field.
 
-Screenshots of what was looked at go to /tmp/ux-form/ (SCREENSHOTS)."""
-
-from pathlib import Path
+With UX_SCREENSHOTS=<folder> the screens looked at are kept there."""
 
 import pytest
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.models import Scenario
+from tests.browser.conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENSHOTS = Path("/tmp/ux-form")
-WIDTHS = {"desktop": 1440, "phone": 390}
-
-
-@pytest.fixture(params=sorted(WIDTHS))
-def width(request, signed_in):
-    signed_in.set_viewport_size({"width": WIDTHS[request.param], "height": 900})
-    SCREENSHOTS.mkdir(exist_ok=True)
-    return request.param
-
-
 def shot(page, name):
     """The screen as the user sees it, and the whole page."""
-    page.screenshot(path=SCREENSHOTS / f"{name}.png")
-    page.screenshot(path=SCREENSHOTS / f"{name}-full.png", full_page=True)
+    screenshot(page, name)
+    screenshot(page, f"{name}-full", full_page=True)
 
 
 def test_a_refused_save_links_each_error_to_its_field(signed_in, live_server, width):

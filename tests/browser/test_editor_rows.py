@@ -2,33 +2,20 @@
 with two storage tiers and a NIC override entered entirely in the form, saved and planned; the
 same rows without script.
 
-Screenshots of what was looked at go to /tmp/ux-rows/ (SCREENSHOTS)."""
-
-from pathlib import Path
+With UX_SCREENSHOTS=<folder> the screens looked at are kept there."""
 
 import pytest
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.models import Scenario
-from tests.browser.conftest import PASSWORD
+from tests.browser.conftest import PASSWORD, screenshot
 from tests.browser.test_accessibility import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENSHOTS = Path("/tmp/ux-rows")
-WIDTHS = {"desktop": 1440, "phone": 390}
-
-
-@pytest.fixture(params=sorted(WIDTHS))
-def width(request, signed_in):
-    signed_in.set_viewport_size({"width": WIDTHS[request.param], "height": 900})
-    SCREENSHOTS.mkdir(exist_ok=True)
-    return request.param
-
-
 def shot(page, name, element=None):
-    (element or page).screenshot(path=SCREENSHOTS / f"{name}.png")
+    screenshot(element or page, name)
 
 
 def fill_tier(row, system, name, ticked, **numbers):

@@ -1,7 +1,7 @@
 """The editor's sliders in Chromium: moving them sets their fields, redraws the key figures and
 the charts, shows the change against the saved revision, and the save keeps the new values.
 
-Screenshots of what was looked at go to /tmp/ux-live/ (SCREENSHOTS)."""
+With UX_SCREENSHOTS=<folder> the screens looked at are kept there."""
 
 import copy
 import json
@@ -16,10 +16,10 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.models import Scenario
 from planner.services import scenario_create
+from tests.browser.conftest import screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENSHOTS = Path("/tmp/ux-live")
 EXAMPLE = yaml.safe_load((Path(__file__).parents[2] / "examples" / "dgx-h100-4su.yaml").read_text())
 YEARS_CHART = "preview-chart-years"
 
@@ -62,9 +62,8 @@ def press(page, selector, key, times):
 
 def test_sliders_redraw_the_figures_and_charts_and_the_save_keeps_them(signed_in, live_server, saved):
     page = signed_in
-    SCREENSHOTS.mkdir(exist_ok=True)
     open_editor(page, f"{live_server.url}/scenarios/{saved.pk}/edit/")
-    page.screenshot(path=SCREENSHOTS / "editor-sliders-1440.png")
+    screenshot(page, "editor-sliders-1440")
     budget = page.locator('[name="racks.power_budget_kw"]')
     assert budget.input_value() == "41"
     assert page.input_value("#slide-rack-kw") == "41"
@@ -95,7 +94,7 @@ def test_sliders_redraw_the_figures_and_charts_and_the_save_keeps_them(signed_in
     expect(page.locator('#preview .key-figure[data-key="gpus"] .value')).to_have_text(f"{new_nodes * 8:,}")
     assert page.input_value("#slide-gpus-value") == f"{new_nodes * 8:,}"
     assert page.get_attribute("#slide-gpus", "aria-valuetext") == f"{new_nodes * 8:,} GPUs, {new_nodes} systems"
-    page.screenshot(path=SCREENSHOTS / "editor-sliders-moved-1440.png")
+    screenshot(page, "editor-sliders-moved-1440")
 
     page.click("button[type=submit]:has-text('Save revision 2')")
     page.wait_for_url(f"{live_server.url}/scenarios/{saved.pk}/")
@@ -227,13 +226,12 @@ def test_numbers_follow_a_slider_within_300_ms(signed_in, live_server, saved):
 @pytest.mark.parametrize("width", [1440, 390])
 def test_screenshots_of_the_editor(signed_in, live_server, saved, width):
     page = signed_in
-    SCREENSHOTS.mkdir(exist_ok=True)
     open_editor(page, f"{live_server.url}/scenarios/{saved.pk}/edit/", width)
     press(page, "#slide-rack-kw", "ArrowLeft", 11)
     expect(page.locator('#preview .key-figure[data-key="racks"] .change')).to_be_visible()
     expect(page.locator("#recompute")).to_have_css("opacity", "0")
-    page.screenshot(path=SCREENSHOTS / f"editor-{width}.png")
-    page.screenshot(path=SCREENSHOTS / f"editor-{width}-full.png", full_page=True)
+    screenshot(page, f"editor-{width}")
+    screenshot(page, f"editor-{width}-full", full_page=True)
     charts = page.locator(".preview-charts")
     if width < 640:
         assert charts.get_attribute("open") is None, "on a phone the charts start folded"
@@ -241,12 +239,12 @@ def test_screenshots_of_the_editor(signed_in, live_server, saved, width):
     chart = page.locator("#preview-chart-years")
     chart.scroll_into_view_if_needed()
     assert chart.bounding_box()["width"] > 250
-    page.locator(".preview-panel").screenshot(path=SCREENSHOTS / f"editor-panel-{width}.png")
+    screenshot(page.locator(".preview-panel"), f"editor-panel-{width}")
     page.fill('[name="compute.nodes"]', "")
     page.fill('[name="compute.gpus"]', "1,020")
     assert page.input_value("#slide-gpus-value") == "1,020", "the GPU slider follows the GPUs field now"
     expect(page.locator(".preview-warnings li")).not_to_have_count(0)
     page.locator(".preview-warnings").scroll_into_view_if_needed()
-    page.locator(".preview-panel").screenshot(path=SCREENSHOTS / f"editor-panel-warnings-{width}.png")
+    screenshot(page.locator(".preview-panel"), f"editor-panel-warnings-{width}")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, "the page does not scroll sideways"

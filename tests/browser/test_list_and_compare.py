@@ -3,30 +3,25 @@ scenarios in an order compares them in that order, and the user picks the refere
 
 Set UX_SCREENSHOTS to a folder to keep a screenshot of each page at each width."""
 
-import os
-from pathlib import Path
 
 import pytest
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.services import scenario_create
+from tests.browser.conftest import WIDTHS, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WIDTHS = {"desktop": 1440, "phone": 390}
 DESIGN = {
     "racks": {"power_budget_kw": 41},
     "fabrics": {"compute": {"switch": "qm9700", "topology": "fat_tree"}},
 }
 
 
-def screenshot(page, name):
-    folder = os.environ.get("UX_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
-        page.screenshot(path=str(Path(folder) / f"{name}-first-screen.png"))
+def shot(page, name):
+    screenshot(page, name, full_page=True)
+    screenshot(page, f"{name}-first-screen")
 
 
 def page_overflow(page) -> int:
@@ -56,7 +51,7 @@ def test_list_then_compare_in_the_order_ticked_with_a_chosen_reference(
     row = page.locator("table.scenarios tbody tr", has=page.locator("text=Big cluster"))
     expect(row.locator("td.num").first).to_have_text("10,240")
     assert page_overflow(page) <= 0
-    screenshot(page, f"list-{device}")
+    shot(page, f"list-{device}")
 
     page.select_option("#id_system", "dgx-h100")
     page.click("button:has-text('Apply')")
@@ -82,8 +77,6 @@ def test_list_then_compare_in_the_order_ticked_with_a_chosen_reference(
     page.wait_for_selector(".js-plotly-plot", state="attached")
     expect(page.locator("#compare-diffs")).to_be_visible()
     assert page_overflow(page) <= 0
-    screenshot(page, f"compare-{device}")
-    folder = os.environ.get("UX_SCREENSHOTS")
-    if folder:
-        page.locator("#compare-diffs + .compare-diffs").screenshot(path=f"{folder}/compare-diffs-{device}.png")
-        page.locator(".compare-charts figure").first.screenshot(path=f"{folder}/compare-chart-{device}.png")
+    shot(page, f"compare-{device}")
+    screenshot(page.locator("#compare-diffs + .compare-diffs"), f"compare-diffs-{device}")
+    screenshot(page.locator(".compare-charts figure").first, f"compare-chart-{device}")

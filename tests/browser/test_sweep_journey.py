@@ -2,10 +2,9 @@
 choice list) and two objectives, watch the count of designs, run the sweep (the worker runs
 in the test), see the scatter and the tables, sort one, and save a design as a scenario.
 
-With SWEEP_SCREENSHOTS=<folder> the form and the result are saved there at 1440 and 390 px."""
+With UX_SCREENSHOTS=<folder> the form and the result are kept there at 1440 and 390 px."""
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -14,23 +13,21 @@ expect = pytest.importorskip("playwright.sync_api").expect
 from jobs.worker import Worker
 from planner.models import Scenario
 from planner.services import scenario_create
+from tests.browser.conftest import WIDTHS, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 POD = {"name": "Pod", "compute": {"system": "dgx-h100", "gpus": 256}, "racks": {"power_budget_kw": 41},
        "fabrics": {"compute": {"switch": "qm9700"}}}
-SCREENSHOTS = os.environ.get("SWEEP_SCREENSHOTS")
 
 
-def screenshot(page, name: str) -> None:
-    if not SCREENSHOTS:
+def screenshots(page, name: str) -> None:
+    if not os.environ.get("UX_SCREENSHOTS"):
         return
-    folder = Path(SCREENSHOTS)
-    folder.mkdir(parents=True, exist_ok=True)
-    for width in (1440, 390):
+    for width in WIDTHS.values():
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(400)
-        page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+        screenshot(page, f"{name}-{width}", full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
@@ -56,7 +53,7 @@ def test_sweep_a_scenario_and_save_a_design(signed_in, live_server, architect, s
     expect(page.locator("#design-count")).to_have_text("6")
     expect(page.locator("#id-objective-0-key")).to_have_value("cost.tco_usd")
     expect(page.locator("#id-objective-1-key")).to_have_value("power.facility_kw")
-    screenshot(page, "form")
+    screenshots(page, "form")
 
     # A value the field cannot take is shown next to it, the rest of the form kept.
     page.fill("#id-axis-0-values", "256, 512, lots")
@@ -64,7 +61,7 @@ def test_sweep_a_scenario_and_save_a_design(signed_in, live_server, architect, s
     expect(page.locator("#err-axis-0-values")).to_contain_text("“lots” is not a number")
     expect(page.locator("#error-summary a[href='#id-axis-0-values']")).to_be_visible()
     expect(page.locator("#id-axis-1-choices option:checked")).to_have_count(2)
-    screenshot(page, "errors")
+    screenshots(page, "errors")
     page.fill("#id-axis-0-values", "256, 512, 1,024")
     expect(page.locator("#design-count")).to_have_text("6")
 
@@ -75,7 +72,7 @@ def test_sweep_a_scenario_and_save_a_design(signed_in, live_server, architect, s
     expect(page.locator(".sweep-feasible")).to_contain_text("6 of 6 designs are feasible", timeout=10_000)
     expect(page.locator("#sweep-scatter .main-svg").first).to_be_visible()
     expect(page.locator("#front-table tbody tr").first).to_be_visible()
-    screenshot(page, "result")
+    screenshots(page, "result")
 
     page.click("#feasible-designs > summary")
     table = page.locator("#feasible-table")
