@@ -6,7 +6,6 @@ import zipfile
 
 import pytest
 import yaml
-from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
 
@@ -14,6 +13,7 @@ from jobs.models import Job
 from jobs.services import job_result_file
 from jobs.worker import Worker
 from planner.services import scenario_create
+from tests.commands import run_command
 from tests.handoff.conftest import EXAMPLES, example_document
 
 pytestmark = pytest.mark.django_db
@@ -100,32 +100,22 @@ def test_a_heavy_netbox_bundle_is_a_job_whose_file_is_the_bundle(user_api, user,
     assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.slurm").status_code == 200
 
 
-def run_plan(capsys, *arguments) -> tuple[int, str, str]:
-    try:
-        call_command("plan", *map(str, arguments))
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_plan_command_prints_the_topology_with_the_stated_pattern(capsys):
-    code, out, _ = run_plan(capsys, EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm",
+    code, out, _ = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm",
                             "--node-pattern", "dgx###")
     assert code == 0 and "SwitchName=su01 Nodes=dgx[001-032]" in out
 
 
 def test_plan_command_writes_the_binary_formats_to_a_file_only(capsys, tmp_path):
-    code, _, err = run_plan(capsys, EXAMPLES / "dgx-h100-4su.yaml", "--format", "netbox")
+    code, _, err = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "netbox")
     assert code == 2 and err.startswith("--output:")
     target = tmp_path / "bundle.zip"
-    code, _, _ = run_plan(capsys, EXAMPLES / "dgx-h100-4su.yaml", "--format", "netbox", "--output", target)
+    code, _, _ = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "netbox", "--output", target)
     assert code == 0 and zipfile.is_zipfile(target)
 
 
 def test_plan_command_names_a_bad_pattern_and_exits_2(capsys):
-    code, out, err = run_plan(capsys, EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm", "--node-pattern", "gpu")
+    code, out, err = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm", "--node-pattern", "gpu")
     assert (code, out) == (2, "") and err.startswith("node_pattern:")
 
 

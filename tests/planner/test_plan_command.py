@@ -6,24 +6,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+
+from tests.commands import run_command
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
 
 
-def run_plan(capsys, *arguments) -> tuple[int, str, str]:
-    try:
-        call_command("plan", *map(str, arguments))
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_plans_the_example_scenario(capsys):
-    code, out, err = run_plan(capsys, ROOT / "examples" / "dgx-h100-4su.yaml")
+    code, out, err = run_command(capsys, "plan", ROOT / "examples" / "dgx-h100-4su.yaml")
     assert (code, err) == (0, "")
     plan = json.loads(out)
     assert (plan["compute"]["gpus"], plan["racks"]["compute"]) == (1024, 32)
@@ -32,7 +23,7 @@ def test_plans_the_example_scenario(capsys):
 def test_writes_the_plan_to_a_file(capsys, tmp_path):
     scenario = tmp_path / "s.json"
     scenario.write_text(json.dumps({"name": "s", "compute": {"system": "dgx-b200", "nodes": 2}}))
-    code, out, _ = run_plan(capsys, scenario, "--format", "json", "--output", tmp_path / "plan.json")
+    code, out, _ = run_command(capsys, "plan", scenario, "--format", "json", "--output", tmp_path / "plan.json")
     assert (code, out) == (0, "")
     assert json.loads((tmp_path / "plan.json").read_text())["compute"]["gpus"] == 16
 
@@ -55,18 +46,18 @@ def test_writes_the_plan_to_a_file(capsys, tmp_path):
 def test_bad_scenarios_exit_2_with_one_line_per_field(capsys, tmp_path, text, suffix, lines):
     scenario = tmp_path / f"s{suffix}"
     scenario.write_text(text)
-    code, out, err = run_plan(capsys, scenario)
+    code, out, err = run_command(capsys, "plan", scenario)
     assert (code, out) == (2, "")
     assert sorted(err.splitlines()) == sorted(lines)
 
 
 def test_csv_and_xlsx_formats(capsys, tmp_path):
     scenario = ROOT / "examples" / "dgx-h100-4su.yaml"
-    code, out, _ = run_plan(capsys, scenario, "--format", "csv")
+    code, out, _ = run_command(capsys, "plan", scenario, "--format", "csv")
     assert code == 0 and out.splitlines()[0].startswith("category,sku,")
-    code, _, err = run_plan(capsys, scenario, "--format", "xlsx")
+    code, _, err = run_command(capsys, "plan", scenario, "--format", "xlsx")
     assert (code, err.strip()) == (2, "--output: an xlsx workbook is binary: name the file to write")
-    code, _, _ = run_plan(capsys, scenario, "--format", "xlsx", "--output", tmp_path / "plan.xlsx")
+    code, _, _ = run_command(capsys, "plan", scenario, "--format", "xlsx", "--output", tmp_path / "plan.xlsx")
     assert code == 0 and (tmp_path / "plan.xlsx").read_bytes()[:2] == b"PK"
 
 
@@ -74,19 +65,19 @@ def test_cabling_format_writes_one_row_per_link(capsys, tmp_path):
     import csv
 
     scenario = ROOT / "examples" / "dgx-h100-4su.yaml"
-    code, out, err = run_plan(capsys, scenario, "--format", "cabling")
+    code, out, err = run_command(capsys, "plan", scenario, "--format", "cabling")
     assert (code, err) == (0, "")
     rows = list(csv.DictReader(out.splitlines()))
     assert len(rows) == 2048  # 1,024 node-leaf and 1,024 leaf-spine links
     assert rows[0]["from_device"] == "r001-node-01"
-    code, out, _ = run_plan(capsys, scenario, "--format", "cabling", "--output", tmp_path / "cabling.csv")
+    code, out, _ = run_command(capsys, "plan", scenario, "--format", "cabling", "--output", tmp_path / "cabling.csv")
     assert (code, out) == (0, "")
     with (tmp_path / "cabling.csv").open(newline="") as handle:
         assert list(csv.DictReader(handle)) == rows
 
 
 def test_a_missing_file_exits_2(capsys, tmp_path):
-    code, _, err = run_plan(capsys, tmp_path / "nope.yaml")
+    code, _, err = run_command(capsys, "plan", tmp_path / "nope.yaml")
     assert code == 2 and err.strip() == f"{tmp_path / 'nope.yaml'}: cannot be read: No such file or directory"
 
 

@@ -7,22 +7,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from django.core.management import call_command
 
+from tests.commands import run_command
 from tests.sweeps.solver.test_engine import SMALL_SWEEP
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
-
-
-def run_sweep_command(capsys, *arguments) -> tuple[int, str, str]:
-    try:
-        call_command("sweep", *map(str, arguments))
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture
@@ -33,7 +23,7 @@ def small_file(tmp_path) -> Path:
 
 
 def test_prints_feasible_count_refusals_front_and_best(capsys, small_file):
-    code, out, err = run_sweep_command(capsys, small_file)
+    code, out, err = run_command(capsys, "sweep", small_file)
     assert code == 0
     assert "24 designs over 4 axes" in out
     assert "Feasible: 8 of 24" in out
@@ -46,7 +36,7 @@ def test_prints_feasible_count_refusals_front_and_best(capsys, small_file):
 
 def test_writes_every_design_to_a_csv_file(capsys, small_file, tmp_path):
     output = tmp_path / "designs.csv"
-    code, out, _ = run_sweep_command(capsys, small_file, "--output", output, "--workers", 2, "--no-progress")
+    code, out, _ = run_command(capsys, "sweep", small_file, "--output", output, "--workers", 2, "--no-progress")
     assert code == 0 and str(output) in out
     rows = list(csv.DictReader(output.open()))
     assert sorted(int(row["design"]) for row in rows) == list(range(24))
@@ -59,15 +49,15 @@ def test_writes_every_design_to_a_csv_file(capsys, small_file, tmp_path):
 
 
 def test_the_example_finds_the_designs_under_12_mw(capsys):
-    code, out, _ = run_sweep_command(capsys, ROOT / "examples/sweeps/cheapest-8192-gpus-under-12mw.yaml", "--no-progress")
+    code, out, _ = run_command(capsys, "sweep", ROOT / "examples/sweeps/cheapest-8192-gpus-under-12mw.yaml", "--no-progress")
     assert code == 0
     assert "12 designs over 3 axes" in out and "Feasible: 4 of 12" in out
     assert "8  constraints.power.facility_kw.max" in out
 
 
 def test_the_405b_example_trades_training_days_against_tco_under_the_budget(capsys):
-    code, out, _ = run_sweep_command(
-        capsys, ROOT / "examples/sweeps/fastest-405b-training-under-budget.yaml", "--no-progress"
+    code, out, _ = run_command(
+        capsys, "sweep", ROOT / "examples/sweeps/fastest-405b-training-under-budget.yaml", "--no-progress"
     )
     assert code == 0
     assert "30 designs over 3 axes" in out and "constraints.cost.capex_usd.max: " in out
@@ -80,7 +70,7 @@ def test_base_file_is_read_relative_to_the_sweep(capsys, tmp_path):
     (tmp_path / "base.json").write_text(json.dumps(SMALL_SWEEP["base"]))
     sweep = {key: value for key, value in SMALL_SWEEP.items() if key != "base"}
     (tmp_path / "sweep.yaml").write_text(yaml.safe_dump({**sweep, "base_file": "base.json"}, sort_keys=False))
-    code, out, _ = run_sweep_command(capsys, tmp_path / "sweep.yaml", "--no-progress")
+    code, out, _ = run_command(capsys, "sweep", tmp_path / "sweep.yaml", "--no-progress")
     assert code == 0 and "Feasible: 8 of 24" in out
 
 
@@ -97,7 +87,7 @@ def test_base_file_is_read_relative_to_the_sweep(capsys, tmp_path):
 def test_a_bad_sweep_is_one_line_per_problem_and_status_2(capsys, tmp_path, text, expected):
     path = tmp_path / "bad.yaml"
     path.write_text(text)
-    code, out, err = run_sweep_command(capsys, path)
+    code, out, err = run_command(capsys, "sweep", path)
     assert (code, out) == (2, "")
     assert expected in err
 
@@ -108,12 +98,12 @@ def test_a_large_sweep_without_output_is_refused(capsys, tmp_path):
     }}
     path = tmp_path / "big.json"
     path.write_text(json.dumps(big))
-    code, _, err = run_sweep_command(capsys, path)
+    code, _, err = run_command(capsys, "sweep", path)
     assert code == 2 and err.startswith("output: the sweep has 101,000 designs")
 
 
 def test_only_csv_is_written(capsys, small_file, tmp_path):
-    code, _, err = run_sweep_command(capsys, small_file, "--output", tmp_path / "designs.parquet")
+    code, _, err = run_command(capsys, "sweep", small_file, "--output", tmp_path / "designs.parquet")
     assert code == 2 and "output: write the designs to a .csv file" in err
 
 
@@ -122,7 +112,7 @@ def test_the_best_design_is_saved_as_a_scenario_that_plans(capsys, small_file, t
     from planner.solver.pipeline import plan_scenario
 
     saved = tmp_path / "best.yaml"
-    code, out, _ = run_sweep_command(capsys, small_file, "--save-best", saved, "--no-progress")
+    code, out, _ = run_command(capsys, "sweep", small_file, "--save-best", saved, "--no-progress")
     assert code == 0 and f"as a scenario: {saved}" in out
     document = parse_document(saved.read_text())
     assert (document["compute"]["gpus"], document["fabrics"]["compute"]) == (
