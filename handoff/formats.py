@@ -205,11 +205,11 @@ def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pat
     """Raise the error the format would raise for this plan (before a job is queued for it)."""
     catalog = _catalog(plan, catalog)
     node_pattern(pattern_text, slurm_nodes(plan, catalog).count)
-    if export_format == "ufm":
+    if export_format == "ufm-p2p":
         require_infiniband(infiniband_fabrics(plan, catalog), fabric_technologies(plan, catalog))
     elif export_format == "slurm-block" or (export_format == "slurm-yaml" and slurm_nodes(plan, catalog).nvlink_domain):
         blocks(plan, catalog)
-    elif export_format in ("slurm", "slurm-yaml"):
+    elif export_format in ("slurm-topology", "slurm-yaml"):
         tree_switches(plan, catalog)
 
 
@@ -217,12 +217,12 @@ def handoff_available(plan: Any, catalog: "CatalogSnapshot", export_format: str)
     """Whether the plan has what the hand-off format needs (see each format's error)."""
     catalog = _catalog(plan, catalog)
     has_tree = bool(plan.fabrics) and "compute" in plan.fabrics
-    if export_format == "slurm":
+    if export_format == "slurm-topology":
         return has_tree
     if export_format == "slurm-block":
         return slurm_nodes(plan, catalog).nvlink_domain
     if export_format == "slurm-yaml":
         return has_tree or slurm_nodes(plan, catalog).nvlink_domain
-    if export_format == "ufm":
+    if export_format == "ufm-p2p":
         return bool(infiniband_fabrics(plan, catalog))
     return True

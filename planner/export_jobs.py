@@ -33,7 +33,7 @@ from planner.solver.plan import Plan
 
 PLAN_EXPORT_JOB = "plan_export"
 EXPORT_TITLES = {"cabling": "Cabling plan", "xlsx": "Workbook", "csv": "Bill of materials", "json": "Plan",
-                 "ufm": "UFM point-to-point workbook", "netbox": "NetBox bundle"}
+                 "ufm-p2p": "UFM point-to-point workbook", "netbox": "NetBox bundle"}
 ROWS_PER_WRITE = 5_000
 ZIP_CONTENT_TYPE = "application/zip"
 
@@ -43,7 +43,7 @@ def plan_cable_count(plan: Plan) -> int:
     return sum(link.count for fabric in (plan.fabrics or {}).values() for link in fabric.links)
 
 
-EXPORT_SLOWDOWN = {"ufm": 5}
+EXPORT_SLOWDOWN = {"ufm-p2p": 5}
 """How many times longer than the streamed cabling plan a format takes per cable: the UFM
 workbook (XlsxWriter, about 7,000 rows a second against 35,000 on a busy 2-core machine;
 scripts/benchmark_handoff.py) runs as a job past a fifth of the threshold."""

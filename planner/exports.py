@@ -253,18 +253,18 @@ STREAMED_EXPORTS = {
 }
 """Exports made from the `Plan` line by line, for a streaming response."""
 HANDOFF_EXPORTS = {
-    "slurm": (slurm_topology_conf, "text/plain; charset=utf-8", "topology.conf"),
+    "slurm-topology": (slurm_topology_conf, "text/plain; charset=utf-8", "topology.conf"),
     "slurm-block": (slurm_block_conf, "text/plain; charset=utf-8", "block-topology.conf"),
     "slurm-yaml": (slurm_topology_yaml, "application/yaml; charset=utf-8", "topology.yaml"),
-    "ufm": (ufm_workbook, XLSX_CONTENT_TYPE, "ufm-p2p.xlsx"),
+    "ufm-p2p": (ufm_workbook, XLSX_CONTENT_TYPE, "ufm-p2p.xlsx"),
     "netbox": (netbox_bundle, "application/zip", "netbox.zip"),
 }
 """Exports made whole from the `Plan` and its catalog (handoff/formats.py)."""
-NODE_PATTERN_EXPORTS = frozenset({"slurm", "slurm-block", "slurm-yaml", "netbox"})
+NODE_PATTERN_EXPORTS = frozenset({"slurm-topology", "slurm-block", "slurm-yaml", "netbox"})
 """Exports that name the Slurm nodes (`node_pattern`)."""
-CABLE_SIZED_EXPORTS = frozenset({*STREAMED_EXPORTS, "ufm", "netbox"})
+CABLE_SIZED_EXPORTS = frozenset({*STREAMED_EXPORTS, "ufm-p2p", "netbox"})
 """Exports that grow with the cables: a background job past `settings.HEAVY_EXPORT_CABLES`."""
-BINARY_EXPORTS = frozenset({"xlsx", "ufm", "netbox"})
+BINARY_EXPORTS = frozenset({"xlsx", "ufm-p2p", "netbox"})
 EXPORT_FORMATS = (*EXPORTS, *STREAMED_EXPORTS, *HANDOFF_EXPORTS)
 
 

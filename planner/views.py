@@ -52,10 +52,10 @@ EXPORT_LABELS = {
     "xlsx": "Workbook (XLSX)",
     "cabling": "Cabling plan (CSV)",
     "cabling.csv": "Cabling plan (CSV)",
-    "slurm": "Slurm topology.conf (tree)",
+    "slurm-topology": "Slurm topology.conf (tree)",
     "slurm-block": "Slurm topology.conf (blocks)",
     "slurm-yaml": "Slurm topology.yaml",
-    "ufm": "UFM point-to-point (XLSX)",
+    "ufm-p2p": "UFM point-to-point (XLSX)",
     "netbox": "NetBox bundle (ZIP)",
 }
 """Exports of the API, linked from the dashboard once the API serves them (the JSON plan has

@@ -28,7 +28,7 @@ urlpatterns = [
         name="scenario-document",
     ),
     re_path(
-        r"^scenarios/(?P<pk>[0-9]+)/export\.(?P<export_format>[a-z]+)/job$",
+        r"^scenarios/(?P<pk>[0-9]+)/export\.(?P<export_format>[a-z0-9-]+)/job$",
         views.scenario_export_job,
         name="scenario-export-job",
     ),

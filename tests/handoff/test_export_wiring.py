@@ -28,9 +28,9 @@ def scenario_4su(user):
 
 
 @pytest.mark.parametrize(("export_format", "content_type", "filename"), [
-    ("slurm", "text/plain; charset=utf-8", "dgx-h100-superpod-4-scalable-units.topology.conf"),
+    ("slurm-topology", "text/plain; charset=utf-8", "dgx-h100-superpod-4-scalable-units.topology.conf"),
     ("slurm-yaml", "application/yaml; charset=utf-8", "dgx-h100-superpod-4-scalable-units.topology.yaml"),
-    ("ufm", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ("ufm-p2p", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
      "dgx-h100-superpod-4-scalable-units.ufm-p2p.xlsx"),
     ("netbox", "application/zip", "dgx-h100-superpod-4-scalable-units.netbox.zip"),
 ])
@@ -40,11 +40,11 @@ def test_a_saved_scenarios_hand_off_files_download_from_the_api(user_api, scenar
     assert response.status_code == 200, response.content[:300]
     assert response["Content-Type"] == content_type
     assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
-    if export_format == "slurm":
+    if export_format == "slurm-topology":
         assert "SwitchName=su01 Nodes=gpu[0001-0032]" in response.content.decode()
     elif export_format == "slurm-yaml":
         assert yaml.safe_load(response.content)[0]["topology"] == "tree"
-    elif export_format == "ufm":
+    elif export_format == "ufm-p2p":
         assert load_workbook(io.BytesIO(response.content)).sheetnames == ["compute"]
     else:
         assert "csv/5-cables.csv" in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
@@ -52,20 +52,20 @@ def test_a_saved_scenarios_hand_off_files_download_from_the_api(user_api, scenar
 
 def test_the_node_pattern_names_the_nodes_of_a_posted_document(api):
     document = example_document("dgx-h100-4su.yaml")
-    response = api.post("/api/v1/plan/export.slurm?node_pattern=dgx-h100-%23%23%23", document, format="json")
+    response = api.post("/api/v1/plan/export.slurm-topology?node_pattern=dgx-h100-%23%23%23", document, format="json")
     assert response.status_code == 200
     assert "SwitchName=su04 Nodes=dgx-h100-[097-128]" in response.content.decode()
 
 
 def test_a_bad_node_pattern_is_400_naming_node_pattern(api):
     document = example_document("dgx-h100-4su.yaml")
-    response = api.post("/api/v1/plan/export.slurm?node_pattern=gpu%23%23", document, format="json")
+    response = api.post("/api/v1/plan/export.slurm-topology?node_pattern=gpu%23%23", document, format="json")
     assert response.status_code == 400
     assert list(response.json()["errors"]) == ["node_pattern"]
 
 
 def test_ufm_of_an_ethernet_only_plan_is_400_naming_format(api):
-    response = api.post("/api/v1/plan/export.ufm", ETHERNET_ONLY, format="json")
+    response = api.post("/api/v1/plan/export.ufm-p2p", ETHERNET_ONLY, format="json")
     assert response.status_code == 400
     [message] = response.json()["errors"]["format"]
     assert "no InfiniBand fabric" in message and "compute (ethernet)" in message
@@ -80,7 +80,7 @@ def test_an_unknown_format_lists_the_hand_off_formats(api):
     response = api.post("/api/v1/plan/export.topology", ETHERNET_ONLY, format="json")
     assert response.status_code == 400
     [message] = response.json()["errors"]["format"]
-    assert all(name in message for name in ("slurm", "slurm-block", "slurm-yaml", "ufm", "netbox"))
+    assert all(name in message for name in ("slurm-topology", "slurm-block", "slurm-yaml", "ufm-p2p", "netbox"))
 
 
 def test_a_heavy_netbox_bundle_is_a_job_whose_file_is_the_bundle(user_api, user, scenario_4su, settings, tmp_path):
@@ -97,11 +97,11 @@ def test_a_heavy_netbox_bundle_is_a_job_whose_file_is_the_bundle(user_api, user,
     devices = archive.read("csv/4-devices.csv").decode().splitlines()
     assert devices[1].endswith(",n0001")
     # Slurm's files do not grow with the cables: they stay while-you-wait.
-    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.slurm").status_code == 200
+    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.slurm-topology").status_code == 200
 
 
 def test_plan_command_prints_the_topology_with_the_stated_pattern(capsys):
-    code, out, _ = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm",
+    code, out, _ = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm-topology",
                             "--node-pattern", "dgx###")
     assert code == 0 and "SwitchName=su01 Nodes=dgx[001-032]" in out
 
@@ -115,20 +115,20 @@ def test_plan_command_writes_the_binary_formats_to_a_file_only(capsys, tmp_path)
 
 
 def test_plan_command_names_a_bad_pattern_and_exits_2(capsys):
-    code, out, err = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm", "--node-pattern", "gpu")
+    code, out, err = run_command(capsys, "plan", EXAMPLES / "dgx-h100-4su.yaml", "--format", "slurm-topology", "--node-pattern", "gpu")
     assert (code, out) == (2, "") and err.startswith("node_pattern:")
 
 
 def test_dashboard_offers_the_hand_off_files_the_plan_can_give(client, user, scenario_4su):
     client.force_login(user)
     html = client.get(reverse("workspace:scenario-detail", args=[scenario_4su.pk])).content.decode()
-    for export_format in ("slurm", "slurm-yaml", "ufm", "netbox"):
+    for export_format in ("slurm-topology", "slurm-yaml", "ufm-p2p", "netbox"):
         assert f"/api/v1/scenarios/{scenario_4su.pk}/export.{export_format}\"" in html
     assert f"/api/v1/scenarios/{scenario_4su.pk}/export.slurm-block\"" not in html
     ethernet = scenario_create(owner=user, document=ETHERNET_ONLY)
     html = client.get(reverse("workspace:scenario-detail", args=[ethernet.pk])).content.decode()
     assert f"/api/v1/scenarios/{ethernet.pk}/export.netbox\"" in html
-    assert f"/api/v1/scenarios/{ethernet.pk}/export.ufm\"" not in html
+    assert f"/api/v1/scenarios/{ethernet.pk}/export.ufm-p2p\"" not in html
 
 
 def test_the_ufm_workbook_goes_to_a_job_at_a_fifth_of_the_cabling_threshold(user_api, scenario_4su, settings,
@@ -136,7 +136,7 @@ def test_the_ufm_workbook_goes_to_a_job_at_a_fifth_of_the_cabling_threshold(user
     """2,048 cables: the UFM workbook writes a cable five times slower than the cabling plan streams."""
     settings.JOBS_DIR = tmp_path / "jobs"
     settings.HEAVY_EXPORT_CABLES = 2048 * 5 - 1
-    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.ufm").status_code == 202
+    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.ufm-p2p").status_code == 202
     assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.netbox").status_code == 200
     settings.HEAVY_EXPORT_CABLES = 2048 * 5
-    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.ufm").status_code == 200
+    assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.ufm-p2p").status_code == 200

@@ -16,7 +16,7 @@ from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from planner.solver.errors import ScenarioError
 
 EXIT_BAD_SCENARIO = 2
-BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm": "a UFM point-to-point workbook", "netbox": "a NetBox bundle (zip)"}
+BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm-p2p": "a UFM point-to-point workbook", "netbox": "a NetBox bundle (zip)"}
 
 
 class Command(BaseCommand):
