@@ -1,13 +1,12 @@
 """The point-to-point rows of the UFM Cable Validation Tool: one per cable of an InfiniBand
 fabric, rack, U, device and port at each end.
 
-Source: NVIDIA UFM Enterprise User Manual, "Cable Validation Tool" (docs.nvidia.com/networking,
-UFM Enterprise), which validates the installed cabling against a point-to-point topology file
-of the planned links, each given by its two ends' device and port with their rack location.
-The exact column headers of NVIDIA's template could not be confirmed here (no copy of the
-template or manual was available offline): the columns below carry the documented fields, the
-start end first, in the order rack, U, device, port; map them to the template's headers if the
-tool asks for others.
+Source: NVIDIA UFM Cable Validation Tool documentation, "Topology Files: P2P File" (v1.4-1.8,
+https://docs.nvidia.com/networking/display/cablevalidationtool150/p2p+file, 2025): an Excel
+workbook that may hold several sheets, whose InfiniBand sample sheet has the columns Rack, U,
+Name, HCA/Port for the host (A) end and Rack, U, Name, Port for the switch (Z) end; a port is
+a number or a split port such as `1/2`, and a host's port n is its n-th HCA (1 -> mlx5_0 P1).
+The headers below are the sample sheet's, in its order.
 
 Ports as the tool names them on a switch: the port number, a split (breakout) port's half as
 `1/2` (our `p1/2`). A host's port is its NIC port number on the fabric (`3` for
@@ -19,10 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from planner.solver.errors import ScenarioError
 
-UFM_COLUMNS = (
-    "Start Rack", "Start U", "Start Device", "Start Port",
-    "End Rack", "End U", "End Device", "End Port",
-)
+UFM_COLUMNS = ("Rack", "U", "Name", "HCA/Port", "Rack", "U", "Name", "Port")
 FORMAT_FIELD = "format"
 
 # Positions in `fabric.solver.cabling.CABLING_COLUMNS`.

@@ -52,7 +52,9 @@ def test_ufm_workbook_has_one_row_per_infiniband_cable_in_the_documented_fields(
     workbook = load_workbook(io.BytesIO(ufm_workbook(plan_4su, catalog)), read_only=True)
     assert workbook.sheetnames == ["compute"]
     rows = list(workbook["compute"].iter_rows(values_only=True))
-    assert rows[0] == UFM_COLUMNS
+    # The headers of the InfiniBand sample sheet in NVIDIA's "P2P File" page (Cable Validation
+    # Tool 1.4-1.8): host end, then switch end.
+    assert rows[0] == UFM_COLUMNS == ("Rack", "U", "Name", "HCA/Port", "Rack", "U", "Name", "Port")
     assert len(rows) - 1 == plan_cables(plan_4su)["compute"] == 2048
     cabled = [row for row in cabling_rows(plan_4su, catalog) if row[16] == "compute"]
     first, last = rows[1], rows[-1]
