@@ -151,6 +151,10 @@ class _DocumentWriter(_Writer):
         required = [info.name for info in infos if info.required]
         if required:
             schema["required"] = required
+        alternatives = [[info.name, info.required_unless] for info in infos if info.required_unless]
+        if alternatives:
+            # compute or pools: one of the two keys (the reader refuses both with a message).
+            schema["anyOf"] = [{"required": [name]} for name in dict.fromkeys(alternatives[0])]
         schema["additionalProperties"] = False
         return schema
 
@@ -164,7 +168,7 @@ class _DocumentWriter(_Writer):
             description = f"{description} A bare value stands for `{info.shorthand}`.".strip()
         if description:
             schema["description"] = description
-        if not info.required and not dataclasses.is_dataclass(info.default):
+        if not info.required and not info.required_unless and not dataclasses.is_dataclass(info.default):
             schema["default"] = _plain_default(info.default)
         return schema
 

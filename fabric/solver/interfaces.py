@@ -54,7 +54,8 @@ class EndpointGroup:
 class SwitchGroup:
     """Switches of one role in one fabric, and where they are racked."""
 
-    fabric: FabricName
+    fabric: FabricName | str
+    """A site of several pools names each pool's compute fabric compute-<pool>."""
     role: str
     """leaf, spine, core for Clos fabrics; rail, router or others for other topologies."""
     switch: str

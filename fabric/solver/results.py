@@ -101,7 +101,8 @@ class DragonflyResult:
 
 @dataclass(frozen=True)
 class FabricResult:
-    name: FabricName
+    name: FabricName | str
+    """compute, storage, inband, oob; a site of several pools has compute-<pool> for each pool."""
     topology: str
     leaf_placement: str
     switch: str

@@ -49,7 +49,12 @@ def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
         if slug not in parts:
             errors.append(FieldError(path, _unknown_slug_message(slug, parts, kind)))
 
-    check("compute.system", scenario.compute.system, catalog.systems, "system")
+    if scenario.compute is not None:
+        check("compute.system", scenario.compute.system, catalog.systems, "system")
+    fabrics = [(f"fabrics.{name}", getattr(scenario.fabrics, name)) for name in ("compute", "storage", "inband", "oob")]
+    for index, pool in enumerate(scenario.pools):
+        check(f"pools[{index}].system", pool.system, catalog.systems, "system")
+        fabrics.append((f"pools[{index}].fabric", pool.fabric))
     check("racks.cooling", scenario.racks.cooling, catalog.cooling_types, "cooling type")
     check("racks.rack_type", scenario.racks.rack_type, catalog.rack_types, "rack type")
     check("racks.network_rack_type", scenario.racks.network_rack_type, catalog.rack_types, "rack type")
@@ -58,14 +63,13 @@ def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
         check("racks.management_server", scenario.racks.management_server, catalog.servers, "server")
     for path, slug, kinds, label in facility_unit_references(scenario.facility):
         check(path, slug, {unit.slug: unit for unit in catalog.cooling_units.values() if unit.kind in kinds}, label)
-    for name in ("compute", "storage", "inband", "oob"):
-        fabric = getattr(scenario.fabrics, name)
+    for path, fabric in fabrics:
         if fabric is not None:
-            check(f"fabrics.{name}.switch", fabric.switch, catalog.switches, "switch")
+            check(f"{path}.switch", fabric.switch, catalog.switches, "switch")
             if fabric.spine_switch is not None:
-                check(f"fabrics.{name}.spine_switch", fabric.spine_switch, catalog.switches, "switch")
+                check(f"{path}.spine_switch", fabric.spine_switch, catalog.switches, "switch")
             if fabric.fabric_manager_ports:
-                check(f"fabrics.{name}.fabric_manager", fabric.fabric_manager, catalog.servers, "server")
+                check(f"{path}.fabric_manager", fabric.fabric_manager, catalog.servers, "server")
     for index, tier in enumerate(scenario.storage.tiers):
         check(f"storage.tiers[{index}].system", tier.system, catalog.storage_systems, "storage system")
     for slug in scenario.prices:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
 from planner.solver.catalog import CatalogSnapshot
-from planner.solver.compute import ComputeResult, size_compute
+from planner.solver.compute import ComputeResult, size_compute, system_with_nics
 from planner.solver.errors import InfeasibleError
 from planner.solver.management import server_groups
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
@@ -64,7 +64,11 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
     """Raise InfeasibleError when the plan of a valid scenario would pass a limit above.
 
     `catalog` is the catalog with the scenario's components (as `validate_scenario` returns it).
+    A site of several pools is checked pool by pool, and its GPUs together.
     """
+    if scenario.pools:
+        _check_pools(scenario, catalog)
+        return
     system = catalog.systems[scenario.compute.system]
     compute_spec = scenario.compute
     workload = scenario.workload
@@ -96,6 +100,26 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
     storage = _check_storage(scenario, catalog, compute, system)
     _check_racks(scenario, catalog, compute, system)
     _check_cables(scenario, catalog, compute, storage, system)
+
+
+def _check_pools(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
+    """Each pool as a one-pool scenario (its errors on its own paths), then the site's GPUs."""
+    from planner.solver.site import one_pool_scenario, pool_paths
+
+    gpus = 0
+    for index, pool in enumerate(scenario.pools):
+        system = system_with_nics(catalog.systems[pool.system], pool.nics, f"pools[{index}].nics")
+        with pool_paths(index):
+            check_work_limits(
+                one_pool_scenario(replace(scenario, pools=(pool,))),
+                replace(catalog, systems={**catalog.systems, system.slug: system}),
+            )
+        nodes = -(-pool.gpus // system.gpus) if pool.gpus is not None else pool.nodes or 0
+        gpus += (nodes + pool.spare_nodes) * system.gpus
+    if gpus > MAX_PLAN_GPUS:
+        raise InfeasibleError.at(
+            "pools", f"the pools have {gpus:,} GPUs together, more than the {MAX_PLAN_GPUS:,} a plan may have"
+        )
 
 
 def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, system) -> None:

@@ -9,6 +9,7 @@ from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
+from planner.solver import site
 from planner.solver.bom import PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
@@ -60,6 +61,8 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
     scenario = document if isinstance(document, ScenarioSpec) else read_scenario(document)
     catalog = catalog.with_components(scenario)
     check_references(scenario, catalog)
+    if scenario.compute is None:
+        return scenario, catalog  # pools: each pool's system takes its NICs (site.size_pool)
     slug = scenario.compute.system
     system = system_with_nics(catalog.systems[slug], scenario.compute.nics)
     if system is not catalog.systems[slug]:
@@ -86,6 +89,13 @@ def plan_scenario(
     if cables != CABLES_ENGINE:
         lay_out_floor = True
     scenario, catalog = validate_scenario(document, catalog)
+    if len(scenario.pools) > 1:
+        return site.plan_site(scenario, catalog, lay_out_floor=lay_out_floor)
+    if scenario.pools:
+        with site.pool_paths():
+            plan = plan_scenario(site.one_pool_scenario(scenario), catalog, cables=cables, cache=cache,
+                                 lay_out_floor=lay_out_floor)
+        return site.one_pool_plan(plan, scenario)
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(_compute_spec(scenario, system), system)
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None

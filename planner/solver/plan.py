@@ -19,6 +19,48 @@ PLAN_DECIMALS = 6
 
 
 @dataclass(frozen=True)
+class PoolTier:
+    role: str
+    switch: str
+    switches: int
+
+
+@dataclass(frozen=True)
+class PoolFabric:
+    """A pool's own compute fabric in short; the whole of it is in `Plan.fabrics[name]`."""
+
+    name: str
+    topology: str
+    tier_count: int
+    tiers: tuple[PoolTier, ...]
+    switches: int
+    links: int
+    """Links of every segment, all planes: endpoint links and switch-to-switch links."""
+
+
+@dataclass(frozen=True)
+class PoolPower:
+    it_kw: float
+    """The pool's systems (with the NIC modules their rating leaves out), its compute fabric's
+    switches and the modules in their ports; the site's shared fabrics, storage and management
+    are not in any pool."""
+
+
+@dataclass(frozen=True)
+class PoolResult:
+    """One compute pool of a site: its systems, its compute fabric, its compute racks, its power."""
+
+    system: str
+    gpus: int
+    compute: ComputeResult
+    fabric: PoolFabric | None
+    racks: RacksResult
+    """The pool's compute racks, packed for its system (`per_rack` and the floor are the site's)."""
+    power: PoolPower
+    workload: WorkloadResult | None = None
+
+
+@dataclass(frozen=True)
 class Plan:
     name: str
     compute: ComputeResult
@@ -35,6 +77,8 @@ class Plan:
     """Where the figures of every catalog part in the plan come from."""
     inputs: ScenarioSpec | None = None
     """The scenario as planned, every default filled in."""
+    pools: dict[str, PoolResult] | None = None
+    """Each compute pool by name, for a scenario written with `pools:` (left out for `compute:`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain JSON-ready data, without the sections that were not computed."""
@@ -45,6 +89,7 @@ class Plan:
         }
 
 
+SCENARIO_ALTERNATIVES = ("compute", "pools")
 EXACT_SECTIONS = (ScenarioSpec, FinanceSpec)
 """The scenario's own values (the inputs, the cost assumptions) are given back as they were:
 rounded, a tiny positive input would become 0, past its bound, and the plan's inputs would no
@@ -55,10 +100,16 @@ def _plain(value: Any, rounded: bool = True) -> Any:
     if dataclasses.is_dataclass(value):
         rounded = rounded and not isinstance(value, EXACT_SECTIONS)
         # A field may name its key in the plan (`from` is a Python keyword: LinkResult.from_).
-        return {
+        plain = {
             field.metadata.get("plan_key", field.name): _plain(getattr(value, field.name), rounded)
             for field in dataclasses.fields(value)
         }
+        if isinstance(value, ScenarioSpec):
+            # The scenario as written: `compute:` or `pools:`, not the other one empty.
+            for key in SCENARIO_ALTERNATIVES:
+                if not plain[key]:
+                    del plain[key]
+        return plain
     if isinstance(value, dict):
         return {key: _plain(item, rounded) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fabric.solver.parts import SwitchSpec
-from fabric.solver.specs import FabricsSpec
+import re
+
+from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
@@ -162,6 +164,51 @@ class FinanceSpec:
     )
     spares_percent: SparesSpec = field(default_factory=SparesSpec)
 
+MAX_POOLS = 100
+"""Pools of one site: each is sized, fabric-planned and packed on its own."""
+SHORTHAND_POOL = "compute"
+"""The name of the one pool that the `compute:` shorthand stands for (phases refer to it)."""
+POOL_NAME = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)*")
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """One compute pool of a site: its systems, their size and its own compute fabric."""
+
+    name: str = spec_field(
+        min_length=1, max_length=40,
+        help="The pool's name: lowercase letters, digits, - and _ (e.g. training); unique in the site.",
+    )
+    system: str = spec_field(min_length=1, max_length=80, help="Catalog slug of the pool's GPU system.")
+    gpus: int | None = spec_field(
+        None, minimum=1, maximum=MAX_GPUS, help="GPUs wanted; give gpus, nodes or workload.days."
+    )
+    nodes: int | None = spec_field(
+        None, minimum=1, maximum=MAX_GPUS, help="Systems wanted; give gpus, nodes or workload.days."
+    )
+    workload: WorkloadSpec | None = spec_field(
+        None, help="The pool's training job; with days it sizes the pool's GPUs, as for compute."
+    )
+    spare_nodes: int = spec_field(
+        0, minimum=0, maximum=MAX_GPUS, help="Extra systems held as spares, cabled and powered."
+    )
+    nics: tuple[NicSpec, ...] = spec_field(
+        (), help="NICs that replace the system's own, role by role, as compute.nics does."
+    )
+    fabric: FabricSpec | None = spec_field(
+        None, help="The pool's own compute fabric, the shape of fabrics.compute; left out, the pool has none."
+    )
+
+    def problems(self):
+        if not POOL_NAME.fullmatch(self.name):
+            yield "name", "use lowercase letters, digits, - and _ (e.g. training or zone-a)"
+        yield from self.compute().problems()
+        yield from _gpu_source_problems(self.compute(), self.workload, prefix="")
+
+    def compute(self) -> ComputeSpec:
+        """The pool as a compute section."""
+        return ComputeSpec(self.system, self.gpus, self.nodes, self.spare_nodes, self.nics)
+
 
 @dataclass(frozen=True)
 class ComponentsSpec:
@@ -176,7 +223,12 @@ class ScenarioSpec:
     """A cluster to plan."""
 
     name: str = spec_field(min_length=1, help="What this scenario is called.")
-    compute: ComputeSpec = spec_field()
+    compute: ComputeSpec = spec_field(None, required_unless="pools")
+    """The one-pool shorthand: a pools list of one pool named `compute` (None with pools)."""
+    pools: tuple[PoolSpec, ...] = spec_field(
+        (), help="A site of several compute pools, each with its system, size and compute fabric; "
+        "give either compute (one pool) or pools.",
+    )
     workload: WorkloadSpec | None = None
     racks: RacksSpec = field(default_factory=RacksSpec)
     fabrics: FabricsSpec = field(default_factory=FabricsSpec)
@@ -191,20 +243,48 @@ class ScenarioSpec:
     )
 
     def problems(self):
-        yield from _gpu_source_problems(self.compute, self.workload)
+        if self.compute is not None and self.pools:
+            yield "pools", "give either compute (one pool) or pools, not both"
+        elif self.compute is None and not self.pools:
+            yield "pools", "give at least one pool (or compute in its place)"
+        if self.compute is not None:
+            yield from _gpu_source_problems(self.compute, self.workload)
+        names = [pool.name for pool in self.pools]
+        for index, name in enumerate(names):
+            if name in names[:index]:
+                yield f"pools[{index}].name", f"'{name}' names pools[{names.index(name)}] already: give each pool its own name"
+        if len(self.pools) > MAX_POOLS:
+            yield "pools", f"must have at most {MAX_POOLS} pools"
+        if self.pools and self.workload is not None:
+            yield "workload", "with pools, give each pool its own workload (pools[i].workload)"
+        if self.pools and self.fabrics.compute is not None:
+            yield "fabrics.compute", "with pools, give each pool its compute fabric (pools[i].fabric)"
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
-        if checkpoint_tier and self.storage.checkpoint_tb is None and self.workload is None:
+        has_workload = self.workload is not None or any(pool.workload is not None for pool in self.pools)
+        if checkpoint_tier and self.storage.checkpoint_tb is None and not has_workload:
             yield "storage.checkpoint_tb", "give the checkpoint size (or a workload) for the tiers that hold checkpoints"
 
 
-def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None):
+def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None, prefix: str = "compute."):
     """Exactly one source of the GPU count: compute.gpus, compute.nodes, or workload.days."""
     sizes_gpus = workload is not None and workload.days is not None
     given = "gpus" if compute.gpus is not None else "nodes" if compute.nodes is not None else None
     if sizes_gpus and given:
-        yield f"compute.{given}", "leave out when workload.days is given: the workload sizes the GPUs"
+        yield f"{prefix}{given}", "leave out when workload.days is given: the workload sizes the GPUs"
     elif not sizes_gpus and given is None:
-        yield "compute.gpus", "give either gpus or nodes" + (", or workload.days" if workload else "")
+        yield f"{prefix}gpus", "give either gpus or nodes" + (", or workload.days" if workload else "")
+
+
+def scenario_pools(scenario: ScenarioSpec) -> tuple[PoolSpec, ...]:
+    """Every pool of the scenario; the `compute:` shorthand is one pool named `compute`, with
+    the scenario's workload and compute fabric."""
+    if scenario.pools:
+        return scenario.pools
+    compute = scenario.compute
+    return (PoolSpec(
+        SHORTHAND_POOL, compute.system, compute.gpus, compute.nodes, scenario.workload, compute.spare_nodes,
+        compute.nics, scenario.fabrics.compute,
+    ),)
 
 
 def read_scenario(document: Any) -> ScenarioSpec:

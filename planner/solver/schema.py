@@ -37,11 +37,14 @@ def spec_field(
     max_length: int = 200,
     before: Callable[[Any], Any] | None = None,
     shorthand: str = "",
+    required_unless: str = "",
 ) -> Any:
     """A dataclass field with what the reader and the forms need to know about it.
 
     `before` turns a shorthand into the full form before reading (e.g. a number for a mapping);
     `shorthand` names the key of the section that a bare value stands for, for the schema.
+    `required_unless` names the key that may be given instead (`compute` or `pools`): the field
+    is required when that key is left out too; its default (None) then means "left out".
     """
     metadata = {
         "unit": unit,
@@ -53,6 +56,7 @@ def spec_field(
         "max_length": max_length,
         "before": before,
         "shorthand": shorthand,
+        "required_unless": required_unless,
     }
     return dataclasses.field(default=default, default_factory=default_factory, metadata=metadata)
 
@@ -74,6 +78,8 @@ class FieldInfo:
     max_length: int = MAX_TEXT_LENGTH
     shorthand: str = ""
     """The key of the nested section that a bare value stands for (`oversubscription: 2`)."""
+    required_unless: str = ""
+    """The key that may be given instead of this one; without either, this one is required."""
 
 
 def spec_fields(cls: type) -> Iterator[FieldInfo]:
@@ -101,6 +107,7 @@ def spec_fields(cls: type) -> Iterator[FieldInfo]:
             min_length=meta.get("min_length", 0),
             max_length=meta.get("max_length", MAX_TEXT_LENGTH),
             shorthand=meta.get("shorthand", ""),
+            required_unless=meta.get("required_unless", ""),
         )
 
 
@@ -165,6 +172,8 @@ class _Reader:
             if name in value:
                 result = self.read(hints[name], value[name], field_path, field.metadata)
             elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                result = self.fail(field_path, "is required")
+            elif field.metadata.get("required_unless") and field.metadata["required_unless"] not in value:
                 result = self.fail(field_path, "is required")
             else:
                 continue

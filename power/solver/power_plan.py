@@ -21,7 +21,7 @@ from power.solver.cooling_plant import (
     size_cooling_plant,
 )
 from power.solver.facility import PowerResult, size_facility
-from power.solver.rack_packing import RacksResult, pack_racks
+from power.solver.rack_packing import RackGroup, RacksResult, pack_racks
 from power.solver.specs import FacilitySpec, RacksSpec
 from power.solver.support_racks import management_equipment
 
@@ -87,6 +87,8 @@ def racks_and_power(
     finance_facility: str = "leased",
     lay_out_floor: bool = True,
     packing_cache: MutableMapping | None = None,
+    compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
+    compute_kw: float | None = None,
 ) -> RacksAndPower:
     """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
 
@@ -94,10 +96,14 @@ def racks_and_power(
     (`cooling_plant.cooling_unit_paid_by`). `lay_out_floor` False leaves the floor out (see
     `pack_racks`). `packing_cache` keeps each packing by its inputs, for the designs of a sweep
     that differ only in what comes after the racks (PUE, climate, prices); one catalog for every
-    design that uses it."""
+    design that uses it.
+
+    A site of several pools packs each pool's compute racks itself and gives them in
+    `compute_racks` (see `pack_racks`) with their systems' kW in `compute_kw`; the warnings about
+    compute racks are then the caller's, pool by pool (`compute_rack_warnings`)."""
     reserved_u = in_rack_cdu_units(racks, facility, catalog)
     key = None
-    if packing_cache is not None:
+    if packing_cache is not None and compute_racks is None:
         key = packing_key(
             total_nodes, system, racks, facility, switch_groups, storage_systems, optics_kw_by_switch,
             servers, reserved_u, lay_out_floor,
@@ -108,7 +114,7 @@ def racks_and_power(
             total_nodes, system, racks, catalog,
             switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
             optics_kw_by_switch=optics_kw_by_switch, facility=facility,
-            reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor,
+            reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
         )
         if key is not None:
             packing_cache[key] = packed
@@ -116,13 +122,15 @@ def racks_and_power(
     it_kw = it_kw_by_category(
         total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch, servers
     )
+    if compute_kw is not None:
+        it_kw["compute"] = compute_kw
     pdus = sum(group.pdus * group.count for group in packed.per_rack)
     power = size_facility(it_kw, cooling, facility, pdus=pdus)
     return RacksAndPower(
         racks=packed,
         power=power,
         part_counts=power_part_counts(packed, power, catalog, finance_facility),
-        warnings=power_warnings(packed, power, system, racks, facility, catalog),
+        warnings=power_warnings(packed, power, system, racks, facility, catalog, compute_racks is None),
     )
 
 
@@ -180,16 +188,15 @@ def power_warnings(
     racks_spec: RacksSpec,
     facility: FacilitySpec,
     catalog: "CatalogSnapshot",
+    of_compute_racks: bool = True,
 ) -> list[str]:
-    """Plain sentences about racks their cooling, floor or PDUs cannot carry, and stranded power."""
+    """Plain sentences about racks their cooling, floor or PDUs cannot carry, and stranded power.
+    `of_compute_racks` False leaves out those about the compute racks of `system`
+    (`compute_rack_warnings`: a site asks for them pool by pool)."""
     warnings = []
-    rack_type = catalog.rack_types.get(racks_spec.rack_type)
-    if rack_type is not None and not system.rack_scale and racks_spec.usable_u > rack_type.usable_u:
-        warnings.append(
-            f"racks.usable_u is {racks_spec.usable_u} U but a {rack_type.name} offers only "
-            f"{rack_type.usable_u} U: choose a taller rack type or fewer rack units."
-        )
-    warnings += _cooling_limit_warnings(racks, system, racks_spec, catalog)
+    if of_compute_racks:
+        warnings += _rack_type_warnings(system, racks_spec, catalog)
+        warnings += _cooling_limit_warnings(racks, system, racks_spec, catalog)
     for group in racks.per_rack:
         plural = _racks(group.count, group.kind)
         if group.floor_load_kg_per_m2 > facility.floor_load_limit_kg_per_m2:
@@ -214,8 +221,31 @@ def power_warnings(
                 f"larger PDU."
             )
     warnings += _plant_warnings(racks, power, catalog)
-    warnings += _stranded_power_warnings(racks, system, racks_spec)
+    if of_compute_racks:
+        warnings += _stranded_power_warnings(racks, system, racks_spec)
     return warnings
+
+
+def compute_rack_warnings(
+    racks: RacksResult, system: SystemSpec, racks_spec: RacksSpec, catalog: "CatalogSnapshot"
+) -> list[str]:
+    """The warnings about one system's compute racks alone (one pool of a site): a rack type
+    shorter than racks.usable_u, cooling that limits the systems per rack, stranded power."""
+    return (
+        _rack_type_warnings(system, racks_spec, catalog)
+        + _cooling_limit_warnings(racks, system, racks_spec, catalog)
+        + _stranded_power_warnings(racks, system, racks_spec)
+    )
+
+
+def _rack_type_warnings(system: SystemSpec, racks_spec: RacksSpec, catalog: "CatalogSnapshot") -> list[str]:
+    rack_type = catalog.rack_types.get(racks_spec.rack_type)
+    if rack_type is not None and not system.rack_scale and racks_spec.usable_u > rack_type.usable_u:
+        return [
+            f"racks.usable_u is {racks_spec.usable_u} U but a {rack_type.name} offers only "
+            f"{rack_type.usable_u} U: choose a taller rack type or fewer rack units."
+        ]
+    return []
 
 
 def _racks(count: int, kind: str) -> str:

@@ -297,6 +297,7 @@ def pack_racks(
     facility: FacilitySpec = FacilitySpec(),
     reserved_u_per_compute_rack: int = 0,
     lay_out: bool = True,
+    compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
 ) -> RacksResult:
     """Every rack of the cluster: compute, network, storage and management, described and laid out.
 
@@ -311,21 +312,16 @@ def pack_racks(
       other than systems and switches (e.g. an in-rack CDU).
     - `lay_out` False leaves the floor out (`floor` None, `rows` 0): a sweep's screen that reads
       no floor figure. Nothing else of the result depends on the floor.
+    - `compute_racks`: the compute racks packed by the caller and their groups (a site of
+      several pools, each packed for its own system); `total_nodes` and `system` are then not read.
     """
     equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
-    in_compute = _switch_totals(switch_groups, "compute_rack")
-    if system.rack_scale and in_compute:
-        fabric = next(group.fabric for group in switch_groups if group.placement == "compute_rack")
-        raise InfeasibleError.at(
-            f"fabrics.{fabric}.leaf_placement",
-            f"a {system.name} fills its own {system.rack_units} U rack: there is no room for "
-            f"top-of-rack switches in it; choose rail_optimized, which stands the leaves in network "
-            f"racks beside the systems",
+    if compute_racks is not None:
+        result, groups = compute_racks[0], list(compute_racks[1])
+    else:
+        result, groups = _pack_one_system(
+            total_nodes, system, racks, catalog, switch_groups, equipment, reserved_u_per_compute_rack
         )
-    result = pack_compute_racks_with_switches(
-        total_nodes, system, racks, catalog, in_compute, equipment, reserved_u_per_compute_rack
-    )
-    groups = compute_rack_groups(result, system, racks, in_compute, equipment)
 
     aux_cooling = support_cooling(racks.cooling, catalog.cooling_types)
     network_type = catalog.rack_types[racks.network_rack_type]
@@ -376,6 +372,24 @@ def pack_racks(
         floor=floor,
         servers=tuple(servers),
     )
+
+
+def _pack_one_system(
+    total_nodes: int, system: SystemSpec, racks: RacksSpec, catalog: "CatalogSnapshot",
+    switch_groups: Sequence[SwitchGroup], equipment: dict[str, Equipment], reserved_u: int,
+) -> tuple[RacksResult, list[RackGroup]]:
+    """The compute racks of one system with the switches placed in them, and their groups."""
+    in_compute = _switch_totals(switch_groups, "compute_rack")
+    if system.rack_scale and in_compute:
+        fabric = next(group.fabric for group in switch_groups if group.placement == "compute_rack")
+        raise InfeasibleError.at(
+            f"fabrics.{fabric}.leaf_placement",
+            f"a {system.name} fills its own {system.rack_units} U rack: there is no room for "
+            f"top-of-rack switches in it; choose rail_optimized, which stands the leaves in network "
+            f"racks beside the systems",
+        )
+    result = pack_compute_racks_with_switches(total_nodes, system, racks, catalog, in_compute, equipment, reserved_u)
+    return result, compute_rack_groups(result, system, racks, in_compute, equipment)
 
 
 def _switch_totals(

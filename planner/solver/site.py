@@ -1,0 +1,422 @@
+"""A site of several compute pools: each pool's systems, compute fabric and compute racks; the
+site's storage, in-band and oob fabrics over every pool's nodes; the site's racks, floor, power,
+cooling, facility, BOM and TCO.
+
+A `pools:` list of one pool plans as its `compute:` form (`one_pool_plan`), named after the pool.
+
+The shared fabrics take the other pools' nodes as endpoint groups beside the first pool's
+(`plan_fabrics`' `extra_endpoints`), as they already take storage systems and management ports:
+the fabric engine counts ports by group whatever the device, so it needs no change, and the
+one-pool pipeline keeps its code path. What that leaves out: a shared fabric's top-of-rack
+leaves cannot sit in compute racks of several systems, so in a site they stand in network racks
+(with a warning).
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from fabric.solver.endpoints import (
+    fabric_manager_endpoints,
+    management_endpoints,
+    management_port_endpoints,
+    system_endpoints,
+)
+from fabric.solver.fabric import fabric_part_counts, plan_fabric, plan_fabrics
+from fabric.solver.results import FabricResult
+from fabric.solver.specs import FabricsSpec
+from planner.solver.bom import PartCount, bom_lines, bom_sources
+from planner.solver.catalog import CatalogSnapshot
+from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
+from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
+from planner.solver.management import server_groups
+from planner.solver.parts import SystemSpec
+from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
+from planner.solver.scenario import PoolSpec, ScenarioSpec
+from planner.solver.tco import cost_of_ownership
+from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
+from power.solver.cooling_plant import cooling_units_paid_by
+from power.solver.power_plan import (
+    RacksAndPower,
+    compute_rack_warnings,
+    in_rack_cdu_units,
+    rack_pdu_counts,
+    racks_and_power,
+)
+from power.solver.rack_packing import (
+    RacksResult,
+    compute_rack_groups,
+    pack_compute_racks,
+    pack_compute_racks_with_switches,
+)
+from power.solver.support_racks import switch_equipment
+from storage.solver.tiers import storage_endpoint_groups, storage_system_counts
+
+SHARED_FABRICS = ("storage", "inband", "oob")
+PLAN_AND_PACK_ROUNDS = 6
+"""Rounds until each pool's top-of-rack compute leaves agree with its racks (as the pipeline's)."""
+PDU_ROUNDS = 8
+"""Rounds until the PDUs on oob agree with the racks packed (they agree after one or two)."""
+
+
+def pool_fabric_name(pool_name: str, pools: int) -> str:
+    """A pool's compute fabric in `plan.fabrics`: `compute` alone, `compute-<pool>` among several."""
+    return "compute" if pools == 1 else f"compute-{pool_name}"
+
+
+@dataclass(frozen=True)
+class SizedPool:
+    index: int
+    spec: PoolSpec
+    system: SystemSpec
+    """The catalog system with the pool's NICs."""
+    compute: ComputeResult
+    workload: WorkloadResult | None
+    fabric_name: str
+
+    @property
+    def path(self) -> str:
+        return f"pools[{self.index}]"
+
+
+def size_pool(index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int) -> SizedPool:
+    """The pool's systems from its GPUs, nodes or workload days."""
+    path = f"pools[{index}]"
+    system = system_with_nics(catalog.systems[pool.system], pool.nics, f"{path}.nics")
+    spec = pool.compute()
+    gpus = workload_gpus_needed(pool.workload, system) if pool.workload else None
+    if gpus is not None:
+        spec = replace(spec, nodes=-(-gpus // system.gpus))
+    compute = size_compute(spec, system)
+    workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
+    return SizedPool(index, pool, system, compute, workload, pool_fabric_name(pool.name, pools))
+
+
+def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:
+    """A `pools:` list of one pool as its `compute:` form."""
+    (pool,) = scenario.pools
+    return replace(
+        scenario, compute=pool.compute(), pools=(), workload=pool.workload,
+        fabrics=replace(scenario.fabrics, compute=pool.fabric),
+    )
+
+
+def one_pool_plan(plan: Plan, scenario: ScenarioSpec) -> Plan:
+    """The plan of a one-pool scenario's `compute:` form, with its pool under its own name."""
+    (pool,) = scenario.pools
+    fabric = (plan.fabrics or {}).get("compute")
+    racks = plan.racks
+    compute_kw = plan.compute.it_kw
+    pool_kw = compute_kw + (_fabric_it_kw(fabric, {plan.compute.system}) if fabric else 0.0)
+    result = PoolResult(
+        system=plan.compute.system, gpus=plan.compute.gpus, compute=plan.compute,
+        fabric=_fabric_summary(fabric) if fabric else None,
+        racks=replace(racks, network=0, storage=0, management=0, total=racks.compute, rows=0, per_rack=(),
+                      floor=None, servers=()),
+        power=PoolPower(pool_kw), workload=plan.workload,
+    )
+    return replace(plan, inputs=scenario, pools={pool.name: result})
+
+
+@contextmanager
+def pool_paths(index: int = 0) -> Iterator[None]:
+    """Errors of a pool planned (or checked) in its `compute:` form, on the pool's own paths."""
+    try:
+        yield
+    except ScenarioError as error:
+        pool = f"pools[{index}]"
+        moves = (("compute", pool), ("fabrics.compute", f"{pool}.fabric"), ("workload", f"{pool}.workload"))
+        raise type(error)([FieldError(_moved(e.path, moves), e.message) for e in error.errors], error.count) from None
+
+
+@contextmanager
+def _pool_fabric_paths(pool: SizedPool) -> Iterator[None]:
+    try:
+        yield
+    except ScenarioError as error:
+        moves = ((f"fabrics.{pool.fabric_name}", f"{pool.path}.fabric"),)
+        raise type(error)([FieldError(_moved(e.path, moves), e.message) for e in error.errors], error.count) from None
+
+
+def _moved(path: str, moves: tuple[tuple[str, str], ...]) -> str:
+    for old, new in moves:
+        if path == old or path.startswith((old + ".", old + "[")):
+            return new + path[len(old):]
+    return path
+
+
+def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor: bool = True) -> Plan:
+    """Plan a site of two or more pools. Its fabrics keep the fabric engine's cables and optics
+    (one length a segment): the cabling plan does not yet place the cables of several systems."""
+    from planner.solver.pipeline import _size_storage_and_reliability
+
+    pools = [size_pool(index, pool, catalog, len(scenario.pools)) for index, pool in enumerate(scenario.pools)]
+    compute = site_compute(pools)
+    first_workload = next((pool.workload for pool in pools if pool.workload), None)
+    storage, reliability, job_warnings = _size_storage_and_reliability(
+        scenario, catalog, pools[0].system, compute, first_workload
+    )
+    fabrics, facility, pool_racks = _fabrics_and_racks(scenario, catalog, pools, storage, lay_out_floor)
+    warnings = list(job_warnings)
+    for pool in pools:
+        own = compute_warnings(pool.spec.compute(), pool.system, pool.compute)
+        fabric = fabrics.get(pool.fabric_name)
+        if fabric is not None:
+            own += [*fabric.warnings, *fabric.media_warnings]
+        own += compute_rack_warnings(pool_racks[pool.spec.name], _rated(pool, fabrics), scenario.racks, catalog)
+        warnings += [f"Pool {pool.spec.name}: {warning}" for warning in own]
+    for name in SHARED_FABRICS:
+        if name in fabrics:
+            warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
+    warnings += facility.warnings
+    part_counts = [PartCount("compute", pool.system.slug, pool.compute.total_nodes) for pool in pools]
+    part_counts += [PartCount("storage", slug, count) for slug, count in storage_system_counts(storage)]
+    part_counts += fabric_part_counts(fabrics)
+    part_counts += facility.part_counts
+    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
+    cost = cost_of_ownership(
+        bom=bom,
+        finance=scenario.finance,
+        gpus=compute.gpus,
+        it_kw=facility.power.it_kw,
+        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
+        electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
+        goodput=reliability.goodput if reliability else None,
+        dense_tflops_per_gpu=_mean_dense_tflops(pools),
+        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
+    )
+    return Plan(
+        name=scenario.name,
+        compute=compute,
+        racks=facility.racks,
+        fabrics=fabrics or None,
+        power=facility.power,
+        workload=None,
+        storage=storage,
+        reliability=reliability,
+        cost=cost,
+        bom=bom,
+        warnings=tuple(warnings),
+        sources=bom_sources(bom, catalog),
+        inputs=scenario,
+        pools={pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name]) for pool in pools},
+    )
+
+
+def site_compute(pools: list[SizedPool]) -> ComputeResult:
+    """The site's compute: every sum over the pools. `system` lists the pools' systems joined
+    by '+'; `gpus_per_node` is 0 and `node_power_kw` the mean when the systems differ."""
+    systems = list(dict.fromkeys(pool.system.slug for pool in pools))
+    total_nodes = sum(pool.compute.total_nodes for pool in pools)
+    it_kw = sum(pool.compute.it_kw for pool in pools)
+    per_node = {pool.compute.gpus_per_node for pool in pools}
+    return ComputeResult(
+        system="+".join(systems),
+        gpus_per_node=per_node.pop() if len(per_node) == 1 else 0,
+        nodes=sum(pool.compute.nodes for pool in pools),
+        gpus=sum(pool.compute.gpus for pool in pools),
+        spare_nodes=sum(pool.compute.spare_nodes for pool in pools),
+        total_nodes=total_nodes,
+        node_power_kw=it_kw / total_nodes,
+        it_kw=it_kw,
+    )
+
+
+def _mean_dense_tflops(pools: list[SizedPool]) -> float:
+    """Dense TFLOPS per GPU over the site, each pool weighted by its GPUs."""
+    gpus = sum(pool.compute.gpus for pool in pools)
+    return sum(
+        (pool.workload.dense_tflops_per_gpu if pool.workload else pool.system.dense_bf16_tflops_per_gpu)
+        * pool.compute.gpus
+        for pool in pools
+    ) / gpus
+
+
+def _fabrics_and_racks(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[SizedPool], storage, lay_out_floor: bool,
+) -> tuple[dict[str, FabricResult], RacksAndPower, dict[str, RacksResult]]:
+    """Each pool's compute fabric, the shared fabrics, then the racks and power.
+
+    As in the pipeline: a pool's top-of-rack compute leaves follow the systems per rack of its
+    last packing, until they agree; then the PDUs of the last packing join oob until the packing
+    gives back the PDUs oob was planned with. Each round only adds switches and PDUs.
+    """
+    reserved_u = in_rack_cdu_units(scenario.racks, scenario.facility, catalog)
+    racks_specs = {pool.spec.name: scenario.racks for pool in pools}
+    nodes_per_rack: dict[str, int | None] = {}
+    for pool in pools:
+        top_of_rack = pool.spec.fabric is not None and pool.spec.fabric.leaf_placement == "top_of_rack"
+        nodes_per_rack[pool.spec.name] = pack_compute_racks(
+            pool.compute.total_nodes, pool.system, scenario.racks, catalog.cooling_types
+        ).nodes_per_rack if top_of_rack else None
+    servers = _servers(scenario, catalog, pools)
+    stored = storage_system_counts(storage)
+
+    def plan_pools() -> dict[str, FabricResult]:
+        return {
+            pool.fabric_name: _plan_pool_fabric(pool, nodes_per_rack[pool.spec.name], catalog)
+            for pool in pools if pool.spec.fabric is not None
+        }
+
+    def plan_shared(pool_fabrics: dict[str, FabricResult], pdus: dict[str, int]) -> dict[str, FabricResult]:
+        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+        extra = {name: [system_endpoints(pool.system, pool.compute.total_nodes, name) for pool in pools[1:]]
+                 for name in SHARED_FABRICS}
+        extra["storage"] += storage_endpoint_groups(storage)
+        extra["oob"] += management_port_endpoints(pdu_ports, servers, stored)
+        extra["oob"] += management_endpoints(
+            group for fabric in pool_fabrics.values() for group in fabric.switch_groups()
+        )
+        shared = replace(scenario.fabrics, compute=None)
+        return plan_fabrics(shared, pools[0].system, pools[0].compute.total_nodes, None, catalog, extra)
+
+    def racks_for(fabrics: dict[str, FabricResult]) -> tuple[RacksAndPower, dict[str, RacksResult]]:
+        optics_kw = _optics_kw_by_device(fabrics)
+        for slug in {pool.system.slug for pool in pools}:
+            optics_kw.pop(slug, None)
+        switch_groups = [group for fabric in fabrics.values() for group in fabric.switch_groups()]
+        equipment = switch_equipment(switch_groups, catalog, optics_kw)
+        packed, groups, compute_kw = {}, [], 0.0
+        for pool in pools:
+            rated = _rated(pool, fabrics)
+            in_compute: dict[str, int] = {}
+            for group in switch_groups:
+                if group.fabric == pool.fabric_name and group.placement == "compute_rack":
+                    in_compute[group.switch] = in_compute.get(group.switch, 0) + group.count
+            if rated.rack_scale and in_compute:
+                raise InfeasibleError.at(
+                    f"{pool.path}.fabric.leaf_placement",
+                    f"a {rated.name} fills its own rack: there is no room for top-of-rack switches "
+                    f"in it; choose rail_optimized",
+                )
+            spec = racks_specs[pool.spec.name]
+            result = pack_compute_racks_with_switches(
+                pool.compute.total_nodes, rated, spec, catalog, in_compute, equipment, reserved_u
+            )
+            packed[pool.spec.name] = result
+            groups += compute_rack_groups(result, rated, spec, in_compute, equipment)
+            compute_kw += pool.compute.total_nodes * rated.power_kw
+        site_racks = replace(
+            packed[pools[0].spec.name], compute=sum(result.compute for result in packed.values())
+        )
+        facility = racks_and_power(
+            0, pools[0].system, scenario.racks, scenario.facility, catalog,
+            switch_groups=switch_groups, storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
+            finance_facility=scenario.finance.facility, lay_out_floor=lay_out_floor,
+            compute_racks=(site_racks, groups), compute_kw=compute_kw,
+        )
+        return facility, packed
+
+    tried: dict[str, set[int]] = {pool.spec.name: set() for pool in pools}
+    for _ in range(PLAN_AND_PACK_ROUNDS):
+        pool_fabrics = plan_pools()
+        fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, {})}
+        facility, packed = racks_for(fabrics)
+        moved = [name for name, wanted in nodes_per_rack.items()
+                 if wanted is not None and packed[name].nodes_per_rack != wanted]
+        if not moved:
+            break
+        for name in moved:
+            got = packed[name].nodes_per_rack
+            if got in tried[name]:
+                # Leaves for N + 1 systems leave room for N, N's for N + 1: hold the fewer.
+                got = min(tried[name] | {got})
+                racks_specs[name] = replace(racks_specs[name], max_nodes_per_rack=got)
+            tried[name].add(got)
+            nodes_per_rack[name] = got
+    pdus: dict[str, int] = {}
+    for _ in range(PDU_ROUNDS):
+        if scenario.fabrics.oob is None or rack_pdu_counts(facility.racks) == pdus:
+            break
+        pdus = rack_pdu_counts(facility.racks)
+        fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, pdus)}
+        facility, packed = racks_for(fabrics)
+    return fabrics, facility, packed
+
+
+def _plan_pool_fabric(pool: SizedPool, nodes_per_rack: int | None, catalog: CatalogSnapshot) -> FabricResult:
+    spec = pool.spec.fabric
+    groups = [system_endpoints(pool.system, pool.compute.total_nodes, "compute")]
+    if spec.fabric_manager_ports:
+        nic = pool.system.nic("compute")
+        groups.append(fabric_manager_endpoints(spec.fabric_manager_ports, nic.gbps if nic else 0))
+    with _pool_fabric_paths(pool):
+        if groups[0] is None:
+            raise ScenarioError.at(
+                f"fabrics.{pool.fabric_name}",
+                f"{pool.system.name} has no compute NICs: add them (nics) or leave the pool's fabric out",
+            )
+        return plan_fabric(
+            pool.fabric_name, spec, groups, catalog, nodes_per_rack=nodes_per_rack, gpus_per_node=pool.system.gpus,
+        )
+
+
+def _servers(scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[SizedPool]):
+    """Each pool's fabric managers (its compute fabric's), then the site's fabrics' and its
+    management servers."""
+    groups = []
+    no_servers = replace(scenario.racks, management_servers=0)
+    for pool in pools:
+        if pool.spec.fabric is not None and pool.spec.fabric.fabric_manager_ports:
+            for group in server_groups(no_servers, FabricsSpec(compute=pool.spec.fabric), catalog.servers):
+                groups.append(replace(group, fabric=pool.fabric_name))
+    return tuple(groups) + server_groups(scenario.racks, replace(scenario.fabrics, compute=None), catalog.servers)
+
+
+def _optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:
+    totals: dict[str, float] = {}
+    for fabric in fabrics.values():
+        for device, kw in fabric.optics_power_kw_by_device.items():
+            totals[device] = totals.get(device, 0.0) + kw
+    return totals
+
+
+def _rated(pool: SizedPool, fabrics: dict[str, FabricResult]) -> SystemSpec:
+    """The pool's system drawing its share of the NIC modules its rating leaves out (every
+    fabric's, shared over the nodes of every pool with that system: one slug, one module set)."""
+    optics_kw = _optics_kw_by_device(fabrics).get(pool.system.slug, 0.0)
+    if not optics_kw:
+        return pool.system
+    return replace(pool.system, power_kw=pool.system.power_kw + optics_kw / pool.compute.total_nodes)
+
+
+def _fabric_it_kw(fabric: FabricResult, systems: set[str]) -> float:
+    """A fabric's switches and the modules in their ports [kW] (not those in the systems' NICs)."""
+    return fabric.switch_power_kw + sum(
+        kw for device, kw in fabric.optics_power_kw_by_device.items() if device not in systems
+    )
+
+
+def _fabric_summary(fabric: FabricResult) -> PoolFabric:
+    return PoolFabric(
+        name=fabric.name, topology=fabric.topology, tier_count=fabric.tier_count,
+        tiers=tuple(PoolTier(tier.role, tier.switch, tier.switches) for tier in fabric.tiers),
+        switches=sum(tier.switches for tier in fabric.tiers), links=sum(link.count for link in fabric.links),
+    )
+
+
+def _pool_result(pool: SizedPool, fabrics: dict[str, FabricResult], racks: RacksResult) -> PoolResult:
+    fabric = fabrics.get(pool.fabric_name)
+    rated = _rated(pool, fabrics)
+    it_kw = pool.compute.total_nodes * rated.power_kw + (_fabric_it_kw(fabric, {pool.system.slug}) if fabric else 0.0)
+    return PoolResult(
+        system=pool.system.slug, gpus=pool.compute.gpus, compute=pool.compute,
+        fabric=_fabric_summary(fabric) if fabric else None, racks=racks, power=PoolPower(it_kw),
+        workload=pool.workload,
+    )
+
+
+def _shared_fabric_warnings(fabric: FabricResult, leaf_placement: str) -> list[str]:
+    """A shared fabric's warnings; its top-of-rack leaves stand in network racks in a site (the
+    engine's sentence for that case speaks of a fabric without systems)."""
+    warnings = [*fabric.warnings, *fabric.media_warnings]
+    if leaf_placement != "top_of_rack":
+        return warnings
+    lead = f"The {fabric.name} fabric's leaves stand in network racks, not at the top of compute racks"
+    return [
+        f"{lead}: in a site of several pools the {fabric.name} fabric serves the nodes of every pool, "
+        f"so its top-of-rack leaves are planned in network racks."
+        if warning.startswith(lead) else warning
+        for warning in warnings
+    ]
+
