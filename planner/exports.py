@@ -273,6 +273,21 @@ def check_export_format(export_format: str) -> None:
         raise ScenarioError.at("format", f"must be one of: {', '.join(EXPORT_FORMATS)}")
 
 
+CABLED_EXPORTS = frozenset({*STREAMED_EXPORTS, *HANDOFF_EXPORTS})
+"""Exports that place every cable and device: not yet for a site of several pools."""
+
+
+def check_cabled(plan: "Plan", export_format: str) -> None:
+    """A site of several pools has its BOM from the fabric engine's counts: the cabling plan
+    (and the hand-off files made from it) do not yet place the nodes of several systems."""
+    if export_format in CABLED_EXPORTS and len(plan.pools or {}) > 1:
+        raise ScenarioError.at(
+            "pools",
+            f"the {export_format} export places every cable, which a site of several pools cannot have "
+            f"yet: export json, csv or xlsx",
+        )
+
+
 def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, str]:
     """The plan in `export_format`: its bytes, content type and file name suffix. Streamed
     formats (`STREAMED_EXPORTS`) come from `plan_export_lines` instead."""
@@ -291,6 +306,7 @@ def plan_export_lines(
     check_export_format(export_format)
     if export_format not in STREAMED_EXPORTS:
         raise ValueError(f"{export_format} is not streamed: use plan_export")
+    check_cabled(plan, export_format)
     make, content_type, suffix = STREAMED_EXPORTS[export_format]
     return make(plan, catalog), content_type, suffix
 
@@ -303,6 +319,7 @@ def plan_export_of(
     check_export_format(export_format)
     if export_format not in HANDOFF_EXPORTS:
         return plan_export(plan.to_dict(), export_format)
+    check_cabled(plan, export_format)
     if catalog is None:
         from planner.catalog import catalog_snapshot
 
@@ -317,6 +334,7 @@ def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot 
     """Raise, naming the field, when the plan cannot give this export (a bad format or node
     pattern, a UFM file without InfiniBand, ...), before any work is queued for it."""
     check_export_format(export_format)
+    check_cabled(plan, export_format)
     if export_format in HANDOFF_EXPORTS:
         if catalog is None:
             from planner.catalog import catalog_snapshot
@@ -328,6 +346,8 @@ def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot 
 def export_available(plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None) -> bool:
     """Whether the plan has what the format needs (a hand-off file may not apply: a UFM file to a
     plan without InfiniBand, blocks to a system without NVLink domains across nodes)."""
+    if export_format in CABLED_EXPORTS and len(plan.pools or {}) > 1:
+        return False
     if export_format not in HANDOFF_EXPORTS:
         return export_format in EXPORT_FORMATS
     if catalog is None:

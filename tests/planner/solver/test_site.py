@@ -1,0 +1,148 @@
+"""A site of several compute pools: each pool's fabric and racks, the shared storage fabric, the
+site's totals; the one-pool forms; bad input on its dotted path."""
+
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+from planner.solver.errors import ScenarioError
+from planner.solver.pipeline import plan_scenario
+
+ROOT = Path(__file__).resolve().parents[3]
+TWO_POOLS = yaml.safe_load((ROOT / "examples" / "two-pool-site.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def site(catalog):
+    return plan_scenario(TWO_POOLS, catalog)
+
+
+def test_each_pool_has_its_nodes_fabric_and_racks(site):
+    training, finetune = site.pools["training"], site.pools["finetune"]
+    # training: 512 H100 / 8 a DGX H100 = 64 nodes, 8 x 400G compute NICs each = 512 links.
+    # A QM9700 has 64 x 400G ports: a 1:1 leaf has 32 down and 32 up. Leaves = 512 / 32 = 16;
+    # their 16 x 32 = 512 uplinks fill 512 / 64 = 8 spines. Links = 512 + 512.
+    assert (training.compute.nodes, training.gpus, training.system) == (64, 512, "dgx-h100")
+    assert [(tier.role, tier.switches) for tier in training.fabric.tiers] == [("leaf", 16), ("spine", 8)]
+    assert (training.fabric.name, training.fabric.switches, training.fabric.links) == ("compute-training", 24, 1024)
+    # finetune: 256 A100 / 8 = 32 hgx-a100, 8 x 200G HCAs (rails). A QM8700 has 40 x 200G: 20 down,
+    # 20 up. Rail-optimized, a rail's leaf takes 20 nodes: ceil(32 / 20) = 2 leaves a rail x 8 rails
+    # = 16 leaves. Spines: the fewest that split a leaf's 20 uplinks evenly and take 16 leaves x
+    # 20 / s links on 40 ports: s = 10 (2 links from each leaf, 32 of 40 ports).
+    assert (finetune.compute.nodes, finetune.gpus, finetune.system) == (32, 256, "hgx-a100")
+    assert [(tier.role, tier.switches) for tier in finetune.fabric.tiers] == [("leaf", 16), ("spine", 10)]
+    assert finetune.fabric.links == 32 * 8 + 16 * 20
+    # Racks at 41 kW and 42 U: DGX H100 10.2 kW -> floor(41 / 10.2) = 4 a rack, 64 / 4 = 16 racks;
+    # hgx-a100 6.5 kW, 6 U -> min(floor(41 / 6.5), floor(42 / 6)) = 6 a rack, ceil(32 / 6) = 6 racks.
+    assert (training.racks.nodes_per_rack, training.racks.compute) == (4, 16)
+    assert (finetune.racks.nodes_per_rack, finetune.racks.compute, finetune.racks.nodes_in_last_rack) == (6, 6, 2)
+
+
+def test_the_site_totals_are_the_sums_over_the_pools(site):
+    assert (site.compute.gpus, site.compute.nodes, site.compute.total_nodes) == (768, 96, 96)
+    assert site.compute.system == "dgx-h100+hgx-a100"
+    assert site.racks.compute == 16 + 6
+    assert site.racks.total == site.racks.compute + site.racks.network + site.racks.storage + site.racks.management
+    assert sum(group.count for group in site.racks.per_rack if group.kind == "compute") == 22
+    assert set(site.fabrics) == {"compute-training", "compute-finetune", "storage"}
+    # IT kW: the pools' (systems + their compute fabric's switches and optics), then the shared
+    # storage fabric's switches and optics, the storage systems and the management equipment.
+    storage = site.fabrics["storage"]
+    shared_kw = storage.switch_power_kw + sum(storage.optics_power_kw_by_device.values())
+    by_category = site.power.it_kw_by_category
+    pools_kw = sum(pool.power.it_kw for pool in site.pools.values())
+    assert site.power.it_kw == pytest.approx(pools_kw + shared_kw + by_category["storage"] + by_category["management"])
+    # Each pool's: 64 x 10.2 kW + 24 QM9700 x 0.75 kW + the modules in their ports.
+    training_fabric = site.fabrics["compute-training"]
+    assert site.pools["training"].power.it_kw == pytest.approx(
+        64 * 10.2 + 24 * 0.75 + training_fabric.optics_power_kw_by_device["qm9700"])
+    assert by_category["compute"] == pytest.approx(64 * 10.2 + 32 * 6.5)
+
+
+def test_one_storage_fabric_serves_both_pools(site):
+    storage = site.fabrics["storage"]
+    systems = sum(tier.systems for tier in site.storage.tiers)
+    # 64 DGX H100 x 2 storage NICs + 32 hgx-a100 x 1 + each storage system's 4 ports.
+    links = 64 * 2 + 32 * 1 + systems * 4
+    assert storage.endpoints == 64 + 32 + systems
+    assert storage.endpoint_links == links
+    # QM9700 at 400G: 32 down a leaf -> ceil(links / 32) leaves, rounded to whole rails (2).
+    leaves = math.ceil(math.ceil(links / 32) / 2) * 2
+    assert [(tier.role, tier.switches) for tier in storage.tiers][0] == ("leaf", leaves)
+
+
+def test_the_bom_has_every_pools_systems_and_switches(site):
+    quantities = {line.sku: line.quantity for line in site.bom}
+    assert (quantities["dgx-h100"], quantities["hgx-a100"]) == (64, 32)
+    switches = sum(tier.switches for fabric in site.fabrics.values() for tier in fabric.tiers if tier.switch == "qm9700")
+    assert quantities["qm9700"] >= switches  # plus the spares percentage
+    assert quantities["qm8700"] >= 26
+    assert site.cost.capex_usd > 0 and site.to_dict()["pools"]["finetune"]["fabric"]["tiers"][1]["switches"] == 10
+
+
+def test_warnings_name_their_pool(site):
+    assert any(warning.startswith("Pool finetune: The last compute rack holds 2 of 6") for warning in site.warnings)
+
+
+def test_one_pool_plans_as_its_compute_form(catalog):
+    shorthand = yaml.safe_load((ROOT / "examples" / "dgx-h100-4su.yaml").read_text())
+    pooled = {key: value for key, value in shorthand.items() if key != "compute"}
+    pooled["fabrics"] = {name: spec for name, spec in shorthand["fabrics"].items() if name != "compute"}
+    pooled["pools"] = [{"name": "training", **shorthand["compute"], "fabric": shorthand["fabrics"]["compute"]}]
+    plain, pool = plan_scenario(shorthand, catalog).to_dict(), plan_scenario(pooled, catalog).to_dict()
+    assert "pools" not in plain
+    assert pool["pools"]["training"]["compute"] == plain["compute"]
+    assert pool["pools"]["training"]["fabric"]["name"] == "compute"
+    assert pool["pools"]["training"]["racks"]["compute"] == plain["racks"]["compute"]
+    for key in ("inputs", "pools"):
+        pool.pop(key), plain.pop(key, None)
+    assert pool == plain
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda doc: doc["pools"][1].update(name="training"), "pools[1].name"),
+        (lambda doc: doc["pools"][0].update(name="Training zone"), "pools[0].name"),
+        (lambda doc: doc["pools"][0].pop("gpus"), "pools[0].gpus"),
+        (lambda doc: doc["pools"][0].update(nodes=8), "pools[0].gpus"),
+        (lambda doc: doc["pools"][0].update(system="dgx-h1000"), "pools[0].system"),
+        (lambda doc: doc["pools"][1]["fabric"].update(switch="qm870"), "pools[1].fabric.switch"),
+        # 400G DGX H100 NICs on a 200G switch: the fabric engine's error, on the pool's path.
+        (lambda doc: doc["pools"][0]["fabric"].update(switch="qm8700"), "pools[0].fabric.switch"),
+        (lambda doc: doc.update(compute={"system": "dgx-h100", "gpus": 8}), "pools"),
+        (lambda doc: doc.update(pools=[]), "pools"),
+        (lambda doc: doc.pop("pools"), "compute"),
+        (lambda doc: doc.update(workload={"parameters_billion": 70, "tokens_trillion": 2}), "workload"),
+        (lambda doc: doc["fabrics"].update(compute={"switch": "qm9700"}), "fabrics.compute"),
+        (lambda doc: doc["pools"][0].update(nics=[{"role": "storage", "count": 1, "gbps": 400}] * 2),
+         "pools[0].nics"),
+    ],
+)
+def test_bad_pools_are_named_by_their_path(catalog, change, path):
+    document = yaml.safe_load((ROOT / "examples" / "two-pool-site.yaml").read_text())
+    change(document)
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert path in caught.value.as_dict(), caught.value.as_dict()
+
+
+def test_a_one_pool_error_is_on_the_pools_path(catalog):
+    document = {"name": "one", "pools": [{"name": "solo", "system": "dgx-h100", "gpus": 64,
+                                          "fabric": {"switch": "qm8700"}}]}
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert "pools[0].fabric.switch" in caught.value.as_dict()
+
+
+def test_a_pool_sized_by_its_workload(catalog):
+    document = yaml.safe_load((ROOT / "examples" / "two-pool-site.yaml").read_text())
+    document["pools"][1] = {"name": "finetune", "system": "hgx-a100", "fabric": {"switch": "qm8700"},
+                            "workload": {"parameters_billion": 8, "tokens_trillion": 0.1, "days": 10}}
+    plan = plan_scenario(document, catalog)
+    # 6 x 8e9 x 1e11 FLOPs / (312 TFLOPS x 0.4 MFU x 10 days x 86,400 s) = 44.5 -> 45 GPUs, 6 nodes.
+    gpus = math.ceil(6 * 8e9 * 1e11 / (312e12 * 0.4 * 10 * 86_400))
+    assert plan.pools["finetune"].compute.nodes == math.ceil(gpus / 8)
+    assert plan.pools["finetune"].workload.training_days <= 10
