@@ -19,8 +19,33 @@ it current. Keys left out take the default; unknown keys are refused.
 """
 
 
+POOLS_NOTE = """
+## Pools
+
+A scenario gives exactly one of `compute` (one pool) or `pools` (a site of several). `compute`
+is the shorthand of a `pools` list of one pool named `compute`, with the scenario's `workload`
+and `fabrics.compute`: phases refer to it as `phases[i].pools.compute`. With `pools`, each pool
+has its own `workload` and its compute fabric in `fabric` (then `workload` and
+`fabrics.compute` at the top are refused); `fabrics.storage`, `fabrics.inband` and
+`fabrics.oob` are the site's and serve the nodes of every pool.
+
+The plan carries `pools: {<name>: {system, gpus, compute, fabric, racks, power, workload}}`
+(left out for `compute`) beside the site's totals at the usual keys (`compute.gpus` and
+`compute.nodes` are the sums; `compute.system` joins the pools' systems with `+`). A pool's
+compute fabric is `compute` in `plan.fabrics` when there is one pool and `compute-<pool name>`
+when there are several. A pool's `power.it_kw` is its systems, its compute fabric's switches and
+the modules in their ports; the shared fabrics, storage and management are the site's.
+
+Not yet in a site of several pools: the cabling plan and the hand-off files (NetBox, UFM,
+Slurm), which place every cable (the BOM's cables and optics are the fabric engine's counts,
+one length a segment); top-of-rack leaves of a shared fabric (they stand in network racks);
+`racks.nodes_per_rack` and the other per-rack compute figures of the site are the first pool's
+(each pool's are in `pools.<name>.racks`).
+"""
+
+
 def scenario_reference_markdown() -> str:
-    return HEADER + "".join(_rows(ScenarioSpec, ""))
+    return HEADER + "".join(_rows(ScenarioSpec, "")) + POOLS_NOTE
 
 
 def _rows(cls: type, prefix: str):
@@ -41,6 +66,8 @@ def _rows(cls: type, prefix: str):
             yield from _rows(nested, f"{path}.")
             continue
         default = "required" if info.required else f"`{_format(info.default)}`"
+        if info.required_unless:
+            default = f"required unless `{info.required_unless}`"
         yield f"| `{path}` | {_accepts(info)} | {default} | {info.unit} | {_cell(info.help)} |\n"
         if nested is not None:
             yield from _rows(nested, f"{path}[].")
