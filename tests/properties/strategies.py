@@ -301,3 +301,25 @@ def plan_or_reject(document: dict):
 
 def rows_of(plan, catalog) -> list[tuple]:
     return list(cabling_rows(plan, catalog))
+
+
+@st.composite
+def site_scenarios(draw, max_gpus: int = 5_000) -> dict:
+    """A valid document of two pools: two drawn scenarios, each one's compute and compute fabric
+    a pool; the first one's racks, shared fabrics, storage and the rest the site's."""
+    first, second = draw(scenarios(max_gpus)), draw(scenarios(max_gpus))
+    assume("components" not in first or "components" not in second)  # one inline part of a slug
+    pools = []
+    for index, document in enumerate((first, second)):
+        pool = {"name": f"pool-{index}", **document["compute"]}
+        fabric = document.get("fabrics", {}).get("compute")
+        if fabric is not None:
+            pool["fabric"] = fabric
+        pools.append(pool)
+    site = {key: value for key, value in first.items() if key not in ("compute", "fabrics", "components")}
+    site["pools"] = pools
+    site["fabrics"] = {name: spec for name, spec in first.get("fabrics", {}).items() if name != "compute"}
+    components = first.get("components") or second.get("components")
+    if components:
+        site["components"] = components
+    return site
