@@ -8,12 +8,11 @@ the scenario as a whole.
 every bad field; `check_references` then checks its slugs against a catalog.
 """
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from fabric.solver.parts import SwitchSpec
-import re
-
 from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.schema import read_spec, spec_field

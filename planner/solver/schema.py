@@ -171,9 +171,7 @@ class _Reader:
             field_path = join_path(path, name)
             if name in value:
                 result = self.read(hints[name], value[name], field_path, field.metadata)
-            elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-                result = self.fail(field_path, "is required")
-            elif field.metadata.get("required_unless") and field.metadata["required_unless"] not in value:
+            elif _required(field, value):
                 result = self.fail(field_path, "is required")
             else:
                 continue
@@ -312,6 +310,14 @@ class _Reader:
             result[key] = self.read(value_annotation, item, item_path, {**meta, "before": None})
         valid = len(result) == len(value) and all(item is not _INVALID for item in result.values())
         return result if valid else _INVALID
+
+
+def _required(field: dataclasses.Field, document: dict) -> bool:
+    """A field without a default, or one whose alternative (`required_unless`) is left out too."""
+    if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+        return True
+    alternative = field.metadata.get("required_unless")
+    return bool(alternative) and alternative not in document
 
 
 def _unknown_key_message(key: str, fields: dict) -> str:

@@ -84,12 +84,20 @@ def size_pool(index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int) 
     path = f"pools[{index}]"
     system = system_with_nics(catalog.systems[pool.system], pool.nics, f"{path}.nics")
     spec = pool.compute()
-    gpus = workload_gpus_needed(pool.workload, system) if pool.workload else None
+    gpus = pool_gpus_needed(pool, system)
     if gpus is not None:
         spec = replace(spec, nodes=-(-gpus // system.gpus))
     compute = size_compute(spec, system)
     workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
     return SizedPool(index, pool, system, compute, workload, pool_fabric_name(pool.name, pools))
+
+
+def pool_gpus_needed(pool: PoolSpec, system: SystemSpec) -> int | None:
+    """The GPUs the pool's own sizing section asks for (its workload's days), or None when
+    the pool gives gpus or nodes. An inference section joins here."""
+    if pool.workload is not None:
+        return workload_gpus_needed(pool.workload, system)
+    return None
 
 
 def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:

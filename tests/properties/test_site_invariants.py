@@ -8,7 +8,9 @@ from hypothesis import given
 from tests.properties.cabling_summary import installed
 from tests.properties.strategies import plan_or_reject, site_scenarios
 
-approx = lambda value: pytest.approx(value, rel=1e-9, abs=1e-6)  # noqa: E731
+
+def approx(value):
+    return pytest.approx(value, rel=1e-9, abs=1e-6)
 
 
 @given(site_scenarios())

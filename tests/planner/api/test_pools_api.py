@@ -53,3 +53,19 @@ def test_the_command_line_plans_the_example(capsys):
     plan = json.loads(out)
     assert plan["pools"]["finetune"]["racks"]["compute"] == 6
     assert plan["power"]["it_kw"] > sum(pool["power"]["it_kw"] for pool in plan["pools"].values())
+
+
+@pytest.mark.parametrize(
+    ("pools", "path"),
+    [
+        ([{"name": "a", "system": "dgx-h100", "gpus": 20_000_000}], "pools[0].gpus"),
+        ([{"name": "a", "system": "dgx-h100", "gpus": 8},
+          {"name": "b", "system": "dgx-h100", "nodes": 8, "spare_nodes": 2_000_000}], "pools[1].spare_nodes"),
+        ([{"name": "a", "system": "dgx-h100", "gpus": 6_000_000},
+          {"name": "b", "system": "dgx-h100", "gpus": 6_000_000}], "pools"),
+    ],
+)
+def test_a_site_beyond_the_work_limits_is_refused_on_its_path(api, pools, path):
+    response = api.post("/api/v1/plan/", {"name": "big", "pools": pools}, format="json")
+    assert response.status_code in (400, 422)
+    assert path in response.json()["errors"], response.json()

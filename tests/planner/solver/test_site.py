@@ -70,7 +70,7 @@ def test_one_storage_fabric_serves_both_pools(site):
     assert storage.endpoint_links == links
     # QM9700 at 400G: 32 down a leaf -> ceil(links / 32) leaves, rounded to whole rails (2).
     leaves = math.ceil(math.ceil(links / 32) / 2) * 2
-    assert [(tier.role, tier.switches) for tier in storage.tiers][0] == ("leaf", leaves)
+    assert (storage.tiers[0].role, storage.tiers[0].switches) == ("leaf", leaves)
 
 
 def test_the_bom_has_every_pools_systems_and_switches(site):
