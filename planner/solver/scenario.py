@@ -202,7 +202,18 @@ class PoolSpec:
         if not POOL_NAME.fullmatch(self.name):
             yield "name", "use lowercase letters, digits, - and _ (e.g. training or zone-a)"
         yield from self.compute().problems()
-        yield from _gpu_source_problems(self.compute(), self.workload, prefix="")
+        given = "gpus" if self.gpus is not None else "nodes" if self.nodes is not None else None
+        sized_by = self.sized_by()
+        if sized_by and given:
+            yield given, f"leave out when {sized_by} is given: it sizes the pool's GPUs"
+        elif not sized_by and not given:
+            yield "gpus", "give gpus, nodes or workload.days"
+
+    def sized_by(self) -> str | None:
+        """The key of the pool's section that sizes its GPUs, or None when gpus or nodes do."""
+        if self.workload is not None and self.workload.days is not None:
+            return "workload.days"
+        return None
 
     def compute(self) -> ComputeSpec:
         """The pool as a compute section."""
@@ -264,19 +275,19 @@ class ScenarioSpec:
             yield "storage.checkpoint_tb", "give the checkpoint size (or a workload) for the tiers that hold checkpoints"
 
 
-def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None, prefix: str = "compute."):
+def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None):
     """Exactly one source of the GPU count: compute.gpus, compute.nodes, or workload.days."""
     sizes_gpus = workload is not None and workload.days is not None
     given = "gpus" if compute.gpus is not None else "nodes" if compute.nodes is not None else None
     if sizes_gpus and given:
-        yield f"{prefix}{given}", "leave out when workload.days is given: the workload sizes the GPUs"
+        yield f"compute.{given}", "leave out when workload.days is given: the workload sizes the GPUs"
     elif not sizes_gpus and given is None:
-        yield f"{prefix}gpus", "give either gpus or nodes" + (", or workload.days" if workload else "")
+        yield "compute.gpus", "give either gpus or nodes" + (", or workload.days" if workload else "")
 
 
 def scenario_pools(scenario: ScenarioSpec) -> tuple[PoolSpec, ...]:
     """Every pool of the scenario; the `compute:` shorthand is one pool named `compute`, with
-    the scenario's workload and compute fabric."""
+    the scenario's workload and compute fabric (for the steps that refer to pools by name)."""
     if scenario.pools:
         return scenario.pools
     compute = scenario.compute

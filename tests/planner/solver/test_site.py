@@ -146,3 +146,13 @@ def test_a_pool_sized_by_its_workload(catalog):
     gpus = math.ceil(6 * 8e9 * 1e11 / (312e12 * 0.4 * 10 * 86_400))
     assert plan.pools["finetune"].compute.nodes == math.ceil(gpus / 8)
     assert plan.pools["finetune"].workload.training_days <= 10
+
+
+def test_the_shorthand_is_one_pool_named_compute():
+    from planner.solver.scenario import read_scenario, scenario_pools
+
+    scenario = read_scenario({"name": "s", "compute": {"system": "dgx-h100", "gpus": 16, "spare_nodes": 1},
+                              "fabrics": {"compute": {"switch": "qm9700"}}})
+    (pool,) = scenario_pools(scenario)
+    assert (pool.name, pool.system, pool.gpus, pool.spare_nodes, pool.fabric.switch) == (
+        "compute", "dgx-h100", 16, 1, "qm9700")
