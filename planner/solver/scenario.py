@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricsSpec
+from planner.solver.inference_spec import InferenceSpec
 from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
@@ -178,6 +179,7 @@ class ScenarioSpec:
     name: str = spec_field(min_length=1, help="What this scenario is called.")
     compute: ComputeSpec = spec_field()
     workload: WorkloadSpec | None = None
+    inference: InferenceSpec | None = None
     racks: RacksSpec = field(default_factory=RacksSpec)
     fabrics: FabricsSpec = field(default_factory=FabricsSpec)
     storage: StorageSpec = field(default_factory=StorageSpec)
@@ -191,19 +193,23 @@ class ScenarioSpec:
     )
 
     def problems(self):
-        yield from _gpu_source_problems(self.compute, self.workload)
+        yield from _gpu_source_problems(self.compute, self.workload, self.inference)
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
         if checkpoint_tier and self.storage.checkpoint_tb is None and self.workload is None:
             yield "storage.checkpoint_tb", "give the checkpoint size (or a workload) for the tiers that hold checkpoints"
 
 
-def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None):
-    """Exactly one source of the GPU count: compute.gpus, compute.nodes, or workload.days."""
+def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None, inference: InferenceSpec | None):
+    """Exactly one source of the GPU count: compute.gpus, compute.nodes, workload.days or inference."""
     sizes_gpus = workload is not None and workload.days is not None
     given = "gpus" if compute.gpus is not None else "nodes" if compute.nodes is not None else None
-    if sizes_gpus and given:
+    if sizes_gpus and inference is not None:
+        yield "inference", "leave out when workload.days is given: either the training job or the inference load sizes the GPUs"
+    elif inference is not None and given:
+        yield f"compute.{given}", "leave out when inference is given: the inference load sizes the GPUs"
+    elif sizes_gpus and given:
         yield f"compute.{given}", "leave out when workload.days is given: the workload sizes the GPUs"
-    elif not sizes_gpus and given is None:
+    elif not sizes_gpus and inference is None and given is None:
         yield "compute.gpus", "give either gpus or nodes" + (", or workload.days" if workload else "")
 
 
