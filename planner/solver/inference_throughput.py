@@ -96,14 +96,15 @@ def tokens_per_s_per_gpu_from_tflops(dense_tflops: float, active_billion: float,
 def closest_row(
     rows: tuple[InferenceThroughputSpec, ...], gpu_model: str, active_billion: float, precision: str, scenario: str,
 ) -> InferenceThroughputSpec | None:
-    """The row for this GPU nearest the model: the asked scenario first, then the nearest size
-    (ratio of active parameters), then the same precision."""
+    """The row for this GPU nearest the model: the nearest size first (the ratio of active
+    parameters, to one decimal of its logarithm: a 405B result beats a 70B one for a 400B model
+    whatever its scenario), then the asked scenario, then the same precision."""
     candidates = [row for row in rows if row.gpu_model == gpu_model]
     if not candidates:
         return None
     return min(candidates, key=lambda row: (
+        round(abs(math.log(row.model_active_parameters_billion / active_billion)), 1),
         row.scenario != scenario,
-        abs(math.log(row.model_active_parameters_billion / active_billion)),
         row.precision != precision,
     ))
 
