@@ -157,8 +157,8 @@ def size_inference(
     kv = kv_cache_gb(per_token, tokens_per_sequence, sequences)
     usable = system.gpu_memory_gb * spec.usable_memory_fraction
     overhead = spec.memory_overhead_fraction
-    lines = [f"weights = {spec.parameters_billion:,g} billion parameters × {bytes_per_parameter:g} B ({spec.precision.upper()})"
-             f" = {weights:,.4g} GB"]
+    lines = [(f"weights = {spec.parameters_billion:,g} billion parameters × {bytes_per_parameter:g} B"
+              f" ({spec.precision.upper()}) = {weights:,.4g} GB")]
     if spec.kv_bytes_per_token is None:
         lines.append(f"KV cache per token = 2 (K and V) × {spec.layers} layers × {spec.kv_heads} KV heads"
                      f" × {spec.head_dim} dim × {kv_bytes:g} B = {per_token:,.0f} B")

@@ -135,8 +135,8 @@ def gpu_throughput(
     value = tokens_per_s_per_gpu_from_tflops(tflops, active)
     return GpuThroughput(value, f"estimate from {used} × {DERIVED_EFFICIENCY:g} efficiency", (
         f"no published MLPerf figure for {system.gpu_model or system.slug}: estimate from dense TFLOPS",
-        f"tokens/s per GPU = {tflops:,g} TFLOPS × 10¹² × {DERIVED_EFFICIENCY:g} efficiency"
-        f" / (2 × {active:,g} × 10⁹ FLOP per token) = {value:,.1f} (an estimate)",
+        (f"tokens/s per GPU = {tflops:,g} TFLOPS × 10¹² × {DERIVED_EFFICIENCY:g} efficiency"
+         f" / (2 × {active:,g} × 10⁹ FLOP per token) = {value:,.1f} (an estimate)"),
     ))
 
 
@@ -148,9 +148,9 @@ def _from_row(spec: InferenceSpec, row: InferenceThroughputSpec) -> GpuThroughpu
         row.tokens_per_s_per_gpu, row.model_active_parameters_billion, active, reference_bytes, bytes_per_parameter,
     )
     lines = [
-        f"published: MLPerf Inference {row.mlperf_round} {row.division}, {row.benchmark} {row.scenario},"
-        f" {row.submitter_system}: {row.tokens_per_s:,g} tokens/s / {row.gpus} GPUs"
-        f" = {row.tokens_per_s_per_gpu:,.1f} tokens/s per GPU ({row.source_url})",
+        (f"published: MLPerf Inference {row.mlperf_round} {row.division}, {row.benchmark} {row.scenario},"
+         f" {row.submitter_system}: {row.tokens_per_s:,g} tokens/s / {row.gpus} GPUs"
+         f" = {row.tokens_per_s_per_gpu:,.1f} tokens/s per GPU ({row.source_url})"),
     ]
     if row.scenario != spec.benchmark_scenario:
         lines.append(f"no {spec.benchmark_scenario} result for this GPU: the {row.scenario} result stands in")

@@ -31,7 +31,12 @@ from planner.solver.workload import (
     workload_gpus_needed,
 )
 from power.solver.cooling_plant import cooling_units_paid_by
-from power.solver.power_plan import RacksAndPower, in_rack_cdu_units, rack_pdu_counts, racks_and_power
+from power.solver.power_plan import (
+    RacksAndPower,
+    in_rack_cdu_units,
+    rack_pdu_counts,
+    racks_and_power,
+)
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (

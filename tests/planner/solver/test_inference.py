@@ -187,8 +187,8 @@ def test_targets_no_design_meets_name_their_field(catalog, changes, path):
         ({"concurrent_users": None, "tokens_per_s_per_user": 10},
          {"inference.requests_per_s": ["give either requests_per_s or concurrent_users (exactly one load)"]}),
         ({}, {"inference.time_per_output_token_ms": [
-            "give time_per_output_token_ms or tokens_per_s_per_user: the pace of each sequence sets the "
-            "throughput of concurrent users and the sequences in flight of a request rate"]}),
+            ("give time_per_output_token_ms or tokens_per_s_per_user: the pace of each sequence sets the "
+             "throughput of concurrent users and the sequences in flight of a request rate")]}),
         ({"tokens_per_s_per_user": 10, "time_per_output_token_ms": 100},
          {"inference.tokens_per_s_per_user": ["give either tokens_per_s_per_user or time_per_output_token_ms, not both"]}),
         ({"tokens_per_s_per_user": 10, "head_dim": None},
