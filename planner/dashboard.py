@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 SECTION_ORDER = [
     "compute",
     "workload",
+    "inference",
     "racks",
     "fabrics",
     "power",
@@ -49,6 +50,7 @@ SECTION_TITLES = {
     "sources": "Sources of the catalog figures",
     "power": "Power and cooling",
     "fabrics": "Fabrics",
+    "inference": "Inference sizing",
 }
 SKIPPED = {"name", "warnings", "inputs"}
 """Not sections of the plan: `inputs` echoes the scenario, which has its own pages."""

@@ -17,7 +17,10 @@ from fabric.solver.fabric import plan_fabrics
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.compute import ComputeResult, size_compute, system_with_nics
 from planner.solver.errors import InfeasibleError
+from planner.solver.inference import size_inference
+from planner.solver.inference_spec import InferenceSpec
 from planner.solver.management import server_groups
+from planner.solver.parts import SystemSpec
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
 from planner.solver.workload import (
@@ -60,6 +63,18 @@ fill 2,500 rows of 16 racks, 10 million at two 8-GPU systems a rack 39,000; at t
 plan's rows are 5 MB."""
 
 
+def _inference_gpus(spec: InferenceSpec, catalog: CatalogSnapshot, system: SystemSpec) -> int:
+    """GPUs the inference load needs, or InfeasibleError on its load when past the plan's limit."""
+    gpus = size_inference(spec, system, tuple(catalog.inference_throughput.values())).gpus_needed
+    if gpus > MAX_PLAN_GPUS:
+        load = "requests_per_s" if spec.requests_per_s is not None else "concurrent_users"
+        raise InfeasibleError.at(
+            f"inference.{load}",
+            f"the load needs {gpus:,} GPUs, more than the {MAX_PLAN_GPUS:,} a plan may have",
+        )
+    return gpus
+
+
 def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
     """Raise InfeasibleError when the plan of a valid scenario would pass a limit above.
 
@@ -85,6 +100,8 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
             )
         gpus = max(1, math.ceil(exact - 1e-9))
         compute_spec = replace(compute_spec, nodes=-(-gpus // system.gpus))
+    if scenario.inference is not None:
+        compute_spec = replace(compute_spec, nodes=-(-_inference_gpus(scenario.inference, catalog, system) // system.gpus))
     nodes = -(-compute_spec.gpus // system.gpus) if compute_spec.gpus is not None else compute_spec.nodes
     if (nodes + compute_spec.spare_nodes) * system.gpus > MAX_PLAN_GPUS:
         field = "compute.spare_nodes" if nodes * system.gpus <= MAX_PLAN_GPUS else (

@@ -71,6 +71,10 @@ class SystemSpec(PartSpec):
     gpu_tdp_w: float | None = spec_field(None, unit="W", minimum=0, maximum=100_000)
     dense_bf16_tflops_per_gpu: float | None = spec_field(None, unit="TFLOPS", minimum=0, maximum=1e6)
     dense_fp8_tflops_per_gpu: float | None = spec_field(None, unit="TFLOPS", minimum=0, maximum=1e6)
+    hbm_tb_per_s: float | None = spec_field(
+        None, unit="TB/s", minimum=0, exclusive_minimum=True, maximum=1_000,
+        help="Memory bandwidth of one GPU: bounds the time per output token of inference.",
+    )
     rack_scale: bool = spec_field(False, help="The system is a whole rack (e.g. GB200 NVL72).")
     liquid_cooling_required: bool = spec_field(False)
     compute_trays: int = spec_field(

@@ -13,6 +13,7 @@ from planner.solver import site
 from planner.solver.bom import PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
+from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan
@@ -31,7 +32,12 @@ from planner.solver.workload import (
     workload_gpus_needed,
 )
 from power.solver.cooling_plant import cooling_units_paid_by
-from power.solver.power_plan import RacksAndPower, in_rack_cdu_units, rack_pdu_counts, racks_and_power
+from power.solver.power_plan import (
+    RacksAndPower,
+    in_rack_cdu_units,
+    rack_pdu_counts,
+    racks_and_power,
+)
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -97,7 +103,8 @@ def plan_scenario(
                                  lay_out_floor=lay_out_floor)
         return site.one_pool_plan(plan, scenario)
     system = catalog.systems[scenario.compute.system]
-    compute = size_compute(_compute_spec(scenario, system), system)
+    inference = _size_inference(scenario, catalog, system)
+    compute = size_compute(_compute_spec(scenario, system, inference), system)
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None
     storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
@@ -131,6 +138,7 @@ def plan_scenario(
         fabrics=fabrics or None,
         power=facility.power,
         workload=workload,
+        inference=inference,
         storage=storage,
         reliability=reliability,
         cost=cost,
@@ -340,12 +348,20 @@ def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:
     return totals
 
 
-def _compute_spec(scenario: ScenarioSpec, system: SystemSpec):
-    """The compute section, with the systems the workload needs when it gives the days."""
+def _compute_spec(scenario: ScenarioSpec, system: SystemSpec, inference: InferenceResult | None = None):
+    """The compute section, with the systems the workload needs when it gives the days, or the
+    systems the inference load needs."""
     gpus = workload_gpus_needed(scenario.workload, system) if scenario.workload else None
+    gpus = inference.gpus_needed if inference else gpus
     if gpus is None:
         return scenario.compute
     return replace(scenario.compute, nodes=-(-gpus // system.gpus))
+
+
+def _size_inference(scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec) -> InferenceResult | None:
+    if scenario.inference is None:
+        return None
+    return size_inference(scenario.inference, system, tuple(catalog.inference_throughput.values()))
 
 
 def _size_storage_and_reliability(

@@ -7,6 +7,7 @@ from typing import Any
 from fabric.solver.results import FabricResult
 from planner.solver.bom import BomLine, PartSource
 from planner.solver.compute import ComputeResult
+from planner.solver.inference import InferenceResult
 from planner.solver.reliability import ReliabilityResult
 from planner.solver.scenario import FinanceSpec, ScenarioSpec
 from planner.solver.tco import CostResult
@@ -68,6 +69,7 @@ class Plan:
     fabrics: dict[str, FabricResult] | None = None
     power: PowerResult | None = None
     workload: WorkloadResult | None = None
+    inference: InferenceResult | None = None
     storage: StorageResult | None = None
     reliability: ReliabilityResult | None = None
     cost: CostResult | None = None

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricSpec, FabricsSpec
+from planner.solver.inference_spec import InferenceSpec
 from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
@@ -240,6 +241,7 @@ class ScenarioSpec:
         "give either compute (one pool) or pools.",
     )
     workload: WorkloadSpec | None = None
+    inference: InferenceSpec | None = None
     racks: RacksSpec = field(default_factory=RacksSpec)
     fabrics: FabricsSpec = field(default_factory=FabricsSpec)
     storage: StorageSpec = field(default_factory=StorageSpec)
@@ -258,7 +260,7 @@ class ScenarioSpec:
         elif self.compute is None and not self.pools:
             yield "pools", "give at least one pool (or compute in its place)"
         if self.compute is not None:
-            yield from _gpu_source_problems(self.compute, self.workload)
+            yield from _gpu_source_problems(self.compute, self.workload, self.inference)
         names = [pool.name for pool in self.pools]
         for index, name in enumerate(names):
             if name in names[:index]:
@@ -267,6 +269,8 @@ class ScenarioSpec:
             yield "pools", f"must have at most {MAX_POOLS} pools"
         if self.pools and self.workload is not None:
             yield "workload", "with pools, give each pool its own workload (pools[i].workload)"
+        if self.pools and self.inference is not None:
+            yield "inference", "with pools, size each pool on its own (an inference section per pool comes next)"
         if self.pools and self.fabrics.compute is not None:
             yield "fabrics.compute", "with pools, give each pool its compute fabric (pools[i].fabric)"
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
@@ -275,13 +279,17 @@ class ScenarioSpec:
             yield "storage.checkpoint_tb", "give the checkpoint size (or a workload) for the tiers that hold checkpoints"
 
 
-def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None):
-    """Exactly one source of the GPU count: compute.gpus, compute.nodes, or workload.days."""
+def _gpu_source_problems(compute: ComputeSpec, workload: WorkloadSpec | None, inference: InferenceSpec | None):
+    """Exactly one source of the GPU count: compute.gpus, compute.nodes, workload.days or inference."""
     sizes_gpus = workload is not None and workload.days is not None
     given = "gpus" if compute.gpus is not None else "nodes" if compute.nodes is not None else None
-    if sizes_gpus and given:
+    if sizes_gpus and inference is not None:
+        yield "inference", "leave out when workload.days is given: either the training job or the inference load sizes the GPUs"
+    elif inference is not None and given:
+        yield f"compute.{given}", "leave out when inference is given: the inference load sizes the GPUs"
+    elif sizes_gpus and given:
         yield f"compute.{given}", "leave out when workload.days is given: the workload sizes the GPUs"
-    elif not sizes_gpus and given is None:
+    elif not sizes_gpus and inference is None and given is None:
         yield "compute.gpus", "give either gpus or nodes" + (", or workload.days" if workload else "")
 
 

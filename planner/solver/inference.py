@@ -1,0 +1,272 @@
+"""Inference sizing: from a model, its load and its latency targets to the GPUs that serve it.
+
+A replica of the model is tensor-parallel over `g` GPUs of one NVLink domain (a power of two,
+at most the system's GPUs). The GPUs are the larger of two counts, each in whole replicas:
+
+    memory      (1 + o)(r · W + K) ≤ r · g · f · M     (r replicas hold the weights and the KV cache)
+    throughput  G = T / t                             (required output tokens/s over tokens/s per GPU)
+
+with W the weights (parameters × bytes per parameter), K the KV cache of the sequences in flight
+(2 · layers · KV heads · head dimension · bytes, per token, × tokens per sequence × sequences),
+o the runtime overhead share, f the usable share of the GPU memory M, T the output tokens per
+second the load needs and t the catalog's tokens per second per GPU (inference_throughput.py).
+
+Latency bounds the replica's width. Decoding one token reads the active weights once, so
+
+    time per output token ≥ active weights / (g · HBM bandwidth)
+
+(the memory-bandwidth roofline; Williams, Waterman, Patterson, "Roofline", CACM 52(4), 2009,
+https://doi.org/10.1145/1498765.1498785; KV-cache reads are left out, so it is a lower bound),
+and the prefill of the context takes 2 · N · input tokens of compute (Kaplan et al. 2020),
+
+    time to first token ≥ 2 · N · input tokens / (g · dense TFLOPS · 10¹² · PREFILL_EFFICIENCY).
+"""
+
+import math
+from dataclasses import dataclass
+
+from planner.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.inference_spec import BYTES_PER_PARAMETER, InferenceSpec
+from planner.solver.inference_throughput import (
+    INFERENCE_FLOPS_PER_PARAMETER_TOKEN,
+    InferenceThroughputSpec,
+    gpu_throughput,
+)
+from planner.solver.parts import SystemSpec
+
+BYTES_PER_GB = 1e9
+PARAMETERS_PER_BILLION = 1e9
+FLOPS_PER_TFLOPS = 1e12
+MS_PER_S = 1000.0
+KV_TENSORS = 2
+"""A key and a value vector per layer, KV head and token."""
+PREFILL_EFFICIENCY = 0.5
+"""Share of dense peak FLOPS the prefill (large matrix products over the whole context) reaches:
+an estimate, twice the decode share of inference_throughput.DERIVED_EFFICIENCY."""
+
+_PREFILL_TFLOPS_FIELD = {
+    "fp16": "dense_bf16_tflops_per_gpu", "bf16": "dense_bf16_tflops_per_gpu",
+    "fp8": "dense_fp8_tflops_per_gpu", "fp4": "dense_fp8_tflops_per_gpu",
+}
+
+
+@dataclass(frozen=True)
+class InferenceResult:
+    weights_gb: float
+    """Parameters × bytes per parameter [GB]."""
+    kv_cache_bytes_per_token: float
+    """2 × layers × KV heads × head dimension × bytes (or as given) [B]."""
+    concurrent_sequences: int
+    """Users, or requests/s × (time to first token + output tokens × time per output token)."""
+    kv_cache_gb: float
+    """KV cache of every sequence in flight, at input + output tokens each [GB]."""
+    usable_memory_gb_per_gpu: float
+    gpus_per_replica: int
+    """Tensor-parallel width: a power of two within the NVLink domain."""
+    required_output_tokens_per_s: float
+    tokens_per_s_per_gpu: float
+    tokens_per_s_per_gpu_source: str
+    gpus_for_memory: int
+    gpus_for_throughput: int
+    binds: str
+    """memory, throughput, or both."""
+    replicas: int
+    gpus_needed: int
+    """max(gpus_for_memory, gpus_for_throughput): whole replicas."""
+    gpus: int
+    """The GPUs of the whole systems that hold them."""
+    time_per_output_token_floor_ms: float | None
+    """Active weights per GPU of a replica / HBM bandwidth; None without a bandwidth figure."""
+    time_per_output_token_target_ms: float
+    time_to_first_token_floor_ms: float | None
+    time_to_first_token_target_ms: float | None
+    arithmetic: tuple[str, ...]
+    """The calculation, line by line, as the plan shows it."""
+
+
+def weights_gb(parameters_billion: float, bytes_per_parameter: float) -> float:
+    """Memory of the weights [GB]: parameters × bytes per parameter."""
+    return parameters_billion * PARAMETERS_PER_BILLION * bytes_per_parameter / BYTES_PER_GB
+
+
+def kv_cache_bytes_per_token(layers: int, kv_heads: int, head_dim: int, bytes_per_element: float) -> float:
+    """KV cache of one token [B]: 2 (K and V) × layers × KV heads × head dimension × bytes."""
+    return KV_TENSORS * layers * kv_heads * head_dim * bytes_per_element
+
+
+def kv_cache_gb(bytes_per_token: float, tokens_per_sequence: int, sequences: int) -> float:
+    """KV cache of `sequences` sequences of `tokens_per_sequence` tokens [GB]."""
+    return bytes_per_token * tokens_per_sequence * sequences / BYTES_PER_GB
+
+
+def concurrent_sequences(spec: InferenceSpec) -> int:
+    """Sequences in flight: the users, or by Little's law requests/s × time each request stays
+    (time to first token, 0 when not given, plus output tokens × time per output token)."""
+    if spec.concurrent_users is not None:
+        return spec.concurrent_users
+    stay_s = ((spec.time_to_first_token_ms or 0.0)
+              + spec.output_tokens * spec.target_time_per_output_token_ms) / MS_PER_S
+    return max(1, math.ceil(spec.requests_per_s * stay_s - 1e-9))
+
+
+def required_output_tokens_per_s(spec: InferenceSpec) -> float:
+    """Output tokens per second the load needs: requests/s × output tokens, or users × tokens/s per user."""
+    if spec.requests_per_s is not None:
+        return spec.requests_per_s * spec.output_tokens
+    return spec.concurrent_users * MS_PER_S / spec.target_time_per_output_token_ms
+
+
+def time_per_output_token_floor_ms(active_weights_gb: float, gpus_per_replica: int, hbm_tb_per_s: float) -> float:
+    """Least time per output token [ms]: active weights per GPU [GB] / HBM bandwidth [TB/s] (GB / (TB/s) = ms)."""
+    return active_weights_gb / gpus_per_replica / hbm_tb_per_s
+
+
+def time_to_first_token_floor_ms(
+    input_tokens: int, active_billion: float, gpus_per_replica: int, dense_tflops: float,
+    efficiency: float = PREFILL_EFFICIENCY,
+) -> float:
+    """Least prefill time [ms]: 2 × N × input tokens / (g × TFLOPS × 10¹² × efficiency)."""
+    flops = INFERENCE_FLOPS_PER_PARAMETER_TOKEN * active_billion * PARAMETERS_PER_BILLION * input_tokens
+    return flops / (gpus_per_replica * dense_tflops * FLOPS_PER_TFLOPS * efficiency) * MS_PER_S
+
+
+def replicas_for_memory(weights: float, kv: float, overhead: float, replica_memory_gb: float) -> int:
+    """Fewest replicas r with (1 + o)(r · W + K) ≤ r · replica memory (the free memory is > 0)."""
+    free_gb = replica_memory_gb - (1 + overhead) * weights
+    return max(1, math.ceil((1 + overhead) * kv / free_gb - 1e-9))
+
+
+def tensor_parallel_widths(nvlink_domain_gpus: int) -> list[int]:
+    """Powers of two up to the NVLink domain (the system's GPUs): 1, 2, 4, 8 for an 8-GPU system."""
+    return [2**power for power in range(int(math.log2(nvlink_domain_gpus)) + 1)]
+
+
+def size_inference(
+    spec: InferenceSpec, system: SystemSpec, rows: tuple[InferenceThroughputSpec, ...] = (), path: str = "inference",
+) -> InferenceResult:
+    """The GPUs that serve the spec's load on `system`, the binding count and the arithmetic."""
+    if not system.gpu_memory_gb:
+        raise ScenarioError.at("compute.system", f"the system '{system.slug}' gives no gpu_memory_gb: inference needs it")
+    bytes_per_parameter = BYTES_PER_PARAMETER[spec.precision]
+    kv_bytes = BYTES_PER_PARAMETER[spec.kv_cache_precision or spec.precision]
+    weights = weights_gb(spec.parameters_billion, bytes_per_parameter)
+    active_weights = weights_gb(spec.active_billion, bytes_per_parameter)
+    per_token = spec.kv_bytes_per_token or kv_cache_bytes_per_token(spec.layers, spec.kv_heads, spec.head_dim, kv_bytes)
+    sequences = concurrent_sequences(spec)
+    tokens_per_sequence = spec.input_tokens + spec.output_tokens
+    kv = kv_cache_gb(per_token, tokens_per_sequence, sequences)
+    usable = system.gpu_memory_gb * spec.usable_memory_fraction
+    overhead = spec.memory_overhead_fraction
+    lines = [(f"weights = {spec.parameters_billion:,g} billion parameters × {bytes_per_parameter:g} B"
+              f" ({spec.precision.upper()}) = {weights:,.4g} GB")]
+    if spec.kv_bytes_per_token is None:
+        lines.append(f"KV cache per token = 2 (K and V) × {spec.layers} layers × {spec.kv_heads} KV heads"
+                     f" × {spec.head_dim} dim × {kv_bytes:g} B = {per_token:,.0f} B")
+    else:
+        lines.append(f"KV cache per token = {per_token:,g} B (given)")
+    if spec.concurrent_users is not None:
+        lines.append(f"sequences in flight = {sequences:,} concurrent users")
+    else:
+        lines.append(
+            f"sequences in flight = {spec.requests_per_s:,g} requests/s × ({spec.time_to_first_token_ms or 0:,g} ms"
+            f" + {spec.output_tokens:,} tokens × {spec.target_time_per_output_token_ms:,g} ms) = {sequences:,} (Little's law)"
+        )
+    lines.append(f"KV cache = {per_token:,.0f} B × ({spec.input_tokens:,} + {spec.output_tokens:,}) tokens"
+                 f" × {sequences:,} sequences = {kv:,.4g} GB")
+    lines.append(f"usable memory per GPU = {system.gpu_memory_gb:,g} GB × {spec.usable_memory_fraction:g} = {usable:,.4g} GB;"
+                 f" runtime overhead {overhead:g} of weights and KV cache (estimate)")
+
+    widths = tensor_parallel_widths(system.gpus)
+    fitting = [width for width in widths if width * usable > (1 + overhead) * weights]
+    if not fitting:
+        raise InfeasibleError.at(
+            f"{path}.parameters_billion",
+            f"no design: the weights ({weights:,.4g} GB, {1 + overhead:g} × with overhead) do not fit in the"
+            f" {widths[-1] * usable:,.4g} GB usable on {widths[-1]} GPUs, the widest tensor-parallel replica within"
+            f" the NVLink domain of '{system.slug}'; choose a lower precision or a system with more memory per domain"
+            " (pipeline parallel across systems is not modelled)",
+        )
+    width = fitting[0]
+    lines.append(f"GPUs per replica for the weights: {1 + overhead:g} × {weights:,.4g} GB / {usable:,.4g} GB"
+                 f" = {(1 + overhead) * weights / usable:,.2f} → {width} (a power of two within the NVLink domain of {system.gpus})")
+    width, tpot_floor = _width_for_pace(spec, system, active_weights, width, widths, path, lines)
+    width, ttft_floor = _width_for_first_token(spec, system, width, widths, path, lines)
+
+    throughput = gpu_throughput(spec, system, rows, path)
+    lines.extend(throughput.arithmetic)
+    required = required_output_tokens_per_s(spec)
+    if spec.requests_per_s is not None:
+        lines.append(f"output tokens/s needed = {spec.requests_per_s:,g} requests/s × {spec.output_tokens:,} tokens = {required:,.1f}")
+    else:
+        lines.append(f"output tokens/s needed = {spec.concurrent_users:,} users × 1,000 / {spec.target_time_per_output_token_ms:,g} ms"
+                     f" = {required:,.1f}")
+    replicas_memory = replicas_for_memory(weights, kv, overhead, width * usable)
+    gpus_memory = replicas_memory * width
+    gpus_throughput = math.ceil(required / throughput.tokens_per_s_per_gpu / width - 1e-9) * width
+    lines.append(f"GPUs for memory = {replicas_memory:,} replicas of {width}: {1 + overhead:g} × ({replicas_memory:,} × {weights:,.4g}"
+                 f" + {kv:,.4g}) GB ≤ {replicas_memory:,} × {width} × {usable:,.4g} GB → {gpus_memory:,} GPUs")
+    lines.append(f"GPUs for throughput = {required:,.1f} / {throughput.tokens_per_s_per_gpu:,.1f} tokens/s per GPU"
+                 f" = {required / throughput.tokens_per_s_per_gpu:,.2f} → {gpus_throughput:,} GPUs (whole replicas of {width})")
+    needed = max(gpus_memory, gpus_throughput)
+    binds = "both" if gpus_memory == gpus_throughput else "memory" if gpus_memory > gpus_throughput else "throughput"
+    systems = math.ceil(needed / system.gpus)
+    lines.append(f"{binds} binds: {needed:,} GPUs = {needed // width:,} replicas × {width} → {systems:,} × '{system.slug}'"
+                 f" = {systems * system.gpus:,} GPUs")
+    return InferenceResult(
+        weights_gb=weights, kv_cache_bytes_per_token=per_token, concurrent_sequences=sequences, kv_cache_gb=kv,
+        usable_memory_gb_per_gpu=usable, gpus_per_replica=width, required_output_tokens_per_s=required,
+        tokens_per_s_per_gpu=throughput.tokens_per_s_per_gpu, tokens_per_s_per_gpu_source=throughput.source,
+        gpus_for_memory=gpus_memory, gpus_for_throughput=gpus_throughput, binds=binds, replicas=needed // width,
+        gpus_needed=needed, gpus=systems * system.gpus,
+        time_per_output_token_floor_ms=tpot_floor, time_per_output_token_target_ms=spec.target_time_per_output_token_ms,
+        time_to_first_token_floor_ms=ttft_floor, time_to_first_token_target_ms=spec.time_to_first_token_ms,
+        arithmetic=tuple(lines),
+    )
+
+
+def _width_for_pace(spec, system, active_weights, width, widths, path, lines) -> tuple[int, float | None]:
+    """The narrowest width ≥ `width` whose bandwidth floor meets the time per output token target."""
+    target = spec.target_time_per_output_token_ms
+    if not system.hbm_tb_per_s:
+        lines.append(f"time per output token not checked: the catalog gives no hbm_tb_per_s for '{system.slug}'")
+        return width, None
+    meeting = [w for w in widths if w >= width
+               and time_per_output_token_floor_ms(active_weights, w, system.hbm_tb_per_s) <= target]
+    if not meeting:
+        best = time_per_output_token_floor_ms(active_weights, widths[-1], system.hbm_tb_per_s)
+        raise InfeasibleError.at(
+            f"{path}.{spec.pace_field}",
+            f"no design: even tensor parallel over the whole NVLink domain ({widths[-1]} GPUs of '{system.slug}')"
+            f" one output token takes at least {best:,.3g} ms ({active_weights:,.4g} GB of active weights /"
+            f" ({widths[-1]} × {system.hbm_tb_per_s:g} TB/s)), slower than the {target:,g} ms target;"
+            " relax the target, lower the precision or choose a system with more memory bandwidth per domain",
+        )
+    floor = time_per_output_token_floor_ms(active_weights, meeting[0], system.hbm_tb_per_s)
+    lines.append(f"time per output token ≥ {active_weights:,.4g} GB active weights / ({meeting[0]} × {system.hbm_tb_per_s:g} TB/s)"
+                 f" = {floor:,.3g} ms ≤ {target:,g} ms target (memory-bandwidth bound; KV reads left out)")
+    return meeting[0], floor
+
+
+def _width_for_first_token(spec, system, width, widths, path, lines) -> tuple[int, float | None]:
+    """The narrowest width ≥ `width` whose prefill meets the time to first token target."""
+    if spec.time_to_first_token_ms is None:
+        return width, None
+    tflops = getattr(system, _PREFILL_TFLOPS_FIELD[spec.precision]) or system.dense_bf16_tflops_per_gpu
+    if not tflops:
+        lines.append(f"time to first token not checked: the catalog gives no dense TFLOPS for '{system.slug}'")
+        return width, None
+    active = spec.active_billion
+    meeting = [w for w in widths if w >= width
+               and time_to_first_token_floor_ms(spec.input_tokens, active, w, tflops) <= spec.time_to_first_token_ms]
+    if not meeting:
+        best = time_to_first_token_floor_ms(spec.input_tokens, active, widths[-1], tflops)
+        raise InfeasibleError.at(
+            f"{path}.time_to_first_token_ms",
+            f"no design: even tensor parallel over the whole NVLink domain ({widths[-1]} GPUs of '{system.slug}')"
+            f" the prefill of {spec.input_tokens:,} tokens takes at least {best:,.4g} ms, slower than the"
+            f" {spec.time_to_first_token_ms:,g} ms target; relax the target or shorten the context",
+        )
+    floor = time_to_first_token_floor_ms(spec.input_tokens, active, meeting[0], tflops)
+    lines.append(f"time to first token ≥ 2 × {active:,g} × 10⁹ × {spec.input_tokens:,} tokens / ({meeting[0]} × {tflops:,g}"
+                 f" TFLOPS × {PREFILL_EFFICIENCY:g}) = {floor:,.4g} ms ≤ {spec.time_to_first_token_ms:,g} ms target (estimate)")
+    return meeting[0], floor
