@@ -25,8 +25,8 @@ POOLS_NOTE = """
 A scenario gives exactly one of `compute` (one pool) or `pools` (a site of several). `compute`
 is the shorthand of a `pools` list of one pool named `compute`, with the scenario's `workload`
 and `fabrics.compute`: phases refer to it as `phases[i].pools.compute`. With `pools`, each pool
-has its own `workload` and its compute fabric in `fabric` (then `workload` and
-`fabrics.compute` at the top are refused); `fabrics.storage`, `fabrics.inband` and
+has its own `workload` and its compute fabric in `fabric` (then `workload`, `inference` and
+`fabrics.compute` at the top are refused; a pool's own `inference` section is not there yet); `fabrics.storage`, `fabrics.inband` and
 `fabrics.oob` are the site's and serve the nodes of every pool.
 
 The plan carries `pools: {<name>: {system, gpus, compute, fabric, racks, power, workload}}`

@@ -117,6 +117,8 @@ def test_one_pool_plans_as_its_compute_form(catalog):
         (lambda doc: doc.pop("pools"), "compute"),
         (lambda doc: doc.update(workload={"parameters_billion": 70, "tokens_trillion": 2}), "workload"),
         (lambda doc: doc["fabrics"].update(compute={"switch": "qm9700"}), "fabrics.compute"),
+        (lambda doc: doc.update(inference=yaml.safe_load(
+            (ROOT / "examples" / "llama-70b-inference.yaml").read_text())["inference"]), "inference"),
         (lambda doc: doc["pools"][0].update(nics=[{"role": "storage", "count": 1, "gbps": 400}] * 2),
          "pools[0].nics"),
     ],
