@@ -165,7 +165,8 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         scenario, catalog, pools[0].system, compute, first_workload
     )
     fabrics, facility, pool_racks = _fabrics_and_racks(scenario, catalog, pools, storage, lay_out_floor)
-    warnings = list(job_warnings)
+    # Reliability is the site's: its spares are every pool's together.
+    warnings = [warning.replace("compute.spare_nodes is", "the pools' spare_nodes add up to") for warning in job_warnings]
     for pool in pools:
         own = compute_warnings(pool.spec.compute(), pool.system, pool.compute)
         fabric = fabrics.get(pool.fabric_name)

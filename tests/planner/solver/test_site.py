@@ -84,6 +84,8 @@ def test_the_bom_has_every_pools_systems_and_switches(site):
 
 def test_warnings_name_their_pool(site):
     assert any(warning.startswith("Pool finetune: The last compute rack holds 2 of 6") for warning in site.warnings)
+    assert any("the pools' spare_nodes add up to 0" in warning for warning in site.warnings)
+    assert not any("compute.spare_nodes" in warning for warning in site.warnings)
 
 
 def test_one_pool_plans_as_its_compute_form(catalog):
