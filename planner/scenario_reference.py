@@ -25,11 +25,11 @@ POOLS_NOTE = """
 A scenario gives exactly one of `compute` (one pool) or `pools` (a site of several). `compute`
 is the shorthand of a `pools` list of one pool named `compute`, with the scenario's `workload`
 and `fabrics.compute`: phases refer to it as `phases[i].pools.compute`. With `pools`, each pool
-has its own `workload` and its compute fabric in `fabric` (then `workload`, `inference` and
-`fabrics.compute` at the top are refused; a pool's own `inference` section is not there yet); `fabrics.storage`, `fabrics.inband` and
+has its own `workload` or `inference` and its compute fabric in `fabric` (then `workload`,
+`inference` and `fabrics.compute` at the top are refused); `fabrics.storage`, `fabrics.inband` and
 `fabrics.oob` are the site's and serve the nodes of every pool.
 
-The plan carries `pools: {<name>: {system, gpus, compute, fabric, racks, power, workload}}`
+The plan carries `pools: {<name>: {system, gpus, compute, fabric, racks, power, workload, inference}}`
 (left out for `compute`) beside the site's totals at the usual keys (`compute.gpus` and
 `compute.nodes` are the sums; `compute.system` joins the pools' systems with `+`). A pool's
 compute fabric is `compute` in `plan.fabrics` when there is one pool and `compute-<pool name>`

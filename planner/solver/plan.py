@@ -59,6 +59,7 @@ class PoolResult:
     """The pool's compute racks, packed for its system (`per_rack` and the floor are the site's)."""
     power: PoolPower
     workload: WorkloadResult | None = None
+    inference: InferenceResult | None = None
 
 
 @dataclass(frozen=True)

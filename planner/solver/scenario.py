@@ -189,6 +189,9 @@ class PoolSpec:
     workload: WorkloadSpec | None = spec_field(
         None, help="The pool's training job; with days it sizes the pool's GPUs, as for compute."
     )
+    inference: InferenceSpec | None = spec_field(
+        None, help="The pool's inference load and latency targets; they size the pool's GPUs, as for compute."
+    )
     spare_nodes: int = spec_field(
         0, minimum=0, maximum=MAX_GPUS, help="Extra systems held as spares, cabled and powered."
     )
@@ -205,13 +208,17 @@ class PoolSpec:
         yield from self.compute().problems()
         given = "gpus" if self.gpus is not None else "nodes" if self.nodes is not None else None
         sized_by = self.sized_by()
-        if sized_by and given:
+        if sized_by == "inference" and self.workload is not None and self.workload.days is not None:
+            yield "inference", "leave out when workload.days is given: either the training job or the inference load sizes the GPUs"
+        elif sized_by and given:
             yield given, f"leave out when {sized_by} is given: it sizes the pool's GPUs"
         elif not sized_by and not given:
-            yield "gpus", "give gpus, nodes or workload.days"
+            yield "gpus", "give gpus, nodes, workload.days or inference"
 
     def sized_by(self) -> str | None:
         """The key of the pool's section that sizes its GPUs, or None when gpus or nodes do."""
+        if self.inference is not None:
+            return "inference"
         if self.workload is not None and self.workload.days is not None:
             return "workload.days"
         return None
@@ -270,7 +277,7 @@ class ScenarioSpec:
         if self.pools and self.workload is not None:
             yield "workload", "with pools, give each pool its own workload (pools[i].workload)"
         if self.pools and self.inference is not None:
-            yield "inference", "with pools, size each pool on its own (an inference section per pool comes next)"
+            yield "inference", "with pools, give each pool its own inference section (pools[i].inference)"
         if self.pools and self.fabrics.compute is not None:
             yield "fabrics.compute", "with pools, give each pool its compute fabric (pools[i].fabric)"
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
@@ -300,8 +307,9 @@ def scenario_pools(scenario: ScenarioSpec) -> tuple[PoolSpec, ...]:
         return scenario.pools
     compute = scenario.compute
     return (PoolSpec(
-        SHORTHAND_POOL, compute.system, compute.gpus, compute.nodes, scenario.workload, compute.spare_nodes,
-        compute.nics, scenario.fabrics.compute,
+        name=SHORTHAND_POOL, system=compute.system, gpus=compute.gpus, nodes=compute.nodes,
+        workload=scenario.workload, inference=scenario.inference, spare_nodes=compute.spare_nodes,
+        nics=compute.nics, fabric=scenario.fabrics.compute,
     ),)
 
 

@@ -34,6 +34,7 @@ from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
 from planner.solver.scenario import PoolSpec, ScenarioSpec
 from planner.solver.tco import cost_of_ownership
+from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
 from power.solver.cooling_plant import cooling_units_paid_by
 from power.solver.power_plan import (
@@ -72,6 +73,7 @@ class SizedPool:
     """The catalog system with the pool's NICs."""
     compute: ComputeResult
     workload: WorkloadResult | None
+    inference: InferenceResult | None
     fabric_name: str
 
     @property
@@ -80,21 +82,25 @@ class SizedPool:
 
 
 def size_pool(index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int) -> SizedPool:
-    """The pool's systems from its GPUs, nodes or workload days."""
+    """The pool's systems from its GPUs, nodes, workload days or inference load."""
     path = f"pools[{index}]"
     system = system_with_nics(catalog.systems[pool.system], pool.nics, f"{path}.nics")
     spec = pool.compute()
-    gpus = pool_gpus_needed(pool, system)
+    inference = None
+    if pool.inference is not None:
+        with pool_paths(index):
+            inference = size_inference(pool.inference, system, tuple(catalog.inference_throughput.values()))
+    gpus = inference.gpus_needed if inference else pool_gpus_needed(pool, system)
     if gpus is not None:
         spec = replace(spec, nodes=-(-gpus // system.gpus))
     compute = size_compute(spec, system)
     workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
-    return SizedPool(index, pool, system, compute, workload, pool_fabric_name(pool.name, pools))
+    return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools))
 
 
 def pool_gpus_needed(pool: PoolSpec, system: SystemSpec) -> int | None:
-    """The GPUs the pool's own sizing section asks for (its workload's days), or None when
-    the pool gives gpus or nodes. An inference section joins here."""
+    """The GPUs the pool's workload asks for (its days), or None when the pool gives gpus or
+    nodes (an inference section is sized in `size_pool`, which keeps its arithmetic)."""
     if pool.workload is not None:
         return workload_gpus_needed(pool.workload, system)
     return None
@@ -104,7 +110,7 @@ def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:
     """A `pools:` list of one pool as its `compute:` form."""
     (pool,) = scenario.pools
     return replace(
-        scenario, compute=pool.compute(), pools=(), workload=pool.workload,
+        scenario, compute=pool.compute(), pools=(), workload=pool.workload, inference=pool.inference,
         fabrics=replace(scenario.fabrics, compute=pool.fabric),
     )
 
@@ -121,7 +127,7 @@ def one_pool_plan(plan: Plan, scenario: ScenarioSpec) -> Plan:
         fabric=_fabric_summary(fabric) if fabric else None,
         racks=replace(racks, network=0, storage=0, management=0, total=racks.compute, rows=0, per_rack=(),
                       floor=None, servers=()),
-        power=PoolPower(pool_kw), workload=plan.workload,
+        power=PoolPower(pool_kw), workload=plan.workload, inference=plan.inference,
     )
     return replace(plan, inputs=scenario, pools={pool.name: result})
 
@@ -133,7 +139,8 @@ def pool_paths(index: int = 0) -> Iterator[None]:
         yield
     except ScenarioError as error:
         pool = f"pools[{index}]"
-        moves = (("compute", pool), ("fabrics.compute", f"{pool}.fabric"), ("workload", f"{pool}.workload"))
+        moves = (("compute", pool), ("fabrics.compute", f"{pool}.fabric"), ("workload", f"{pool}.workload"),
+                 ("inference", f"{pool}.inference"))
         raise type(error)([FieldError(_moved(e.path, moves), e.message) for e in error.errors], error.count) from None
 
 
@@ -411,7 +418,7 @@ def _pool_result(pool: SizedPool, fabrics: dict[str, FabricResult], racks: Racks
     return PoolResult(
         system=pool.system.slug, gpus=pool.compute.gpus, compute=pool.compute,
         fabric=_fabric_summary(fabric) if fabric else None, racks=racks, power=PoolPower(it_kw),
-        workload=pool.workload,
+        workload=pool.workload, inference=pool.inference,
     )
 
 

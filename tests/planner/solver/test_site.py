@@ -152,6 +152,46 @@ def test_a_pool_sized_by_its_workload(catalog):
     assert plan.pools["finetune"].workload.training_days <= 10
 
 
+TRAINING_AND_INFERENCE = yaml.safe_load((ROOT / "examples" / "training-and-inference-site.yaml").read_text())
+
+
+def test_an_inference_pool_is_sized_by_its_load_beside_a_training_pool(catalog):
+    plan = plan_scenario(TRAINING_AND_INFERENCE, catalog)
+    serving = plan.pools["serving"].inference
+    # Llama 3.1 70B in FP8: weights 70e9 x 1 B = 70 GB; KV cache 2 x 80 layers x 8 heads x 128 x 1 B
+    # = 163,840 B a token. In flight (Little's law): 200 requests/s x (2 s to the first token +
+    # 400 tokens x 0.040 s) = 3,600 sequences of 2,400 tokens: 163,840 x 2,400 x 3,600 B = 1,415.6 GB.
+    kv_gb = 163_840 * 2_400 * 3_600 / 1e9
+    assert (serving.weights_gb, serving.concurrent_sequences) == (70, 3_600)
+    assert serving.kv_cache_gb == pytest.approx(kv_gb)
+    # DGX H200: 141 GB x 0.9 usable = 126.9 GB a GPU; the weights fit one GPU (1.1 x 70 < 126.9),
+    # so a replica is one GPU. Replicas r: 1.1 x (70 r + 1,415.6) <= 126.9 r -> r >= 31.2 -> 32.
+    replicas = math.ceil(1.1 * kv_gb / (126.9 - 1.1 * 70))
+    assert (serving.gpus_per_replica, serving.gpus_for_memory) == (1, replicas) == (1, 32)
+    # Throughput: 200 x 400 = 80,000 tokens/s over MLPerf v4.1's H200 server figure, 29,228.2
+    # tokens/s over 8 GPUs = 3,653.5 a GPU: 21.9 -> 22 GPUs. Memory binds: 32 GPUs, 4 DGX H200.
+    assert serving.gpus_for_throughput == math.ceil(80_000 / (29_228.2 / 8)) == 22
+    assert serving.binds == "memory"
+    assert (plan.pools["serving"].compute.nodes, plan.pools["serving"].gpus) == (4, 32)
+    # The site: 1,024 H100 (128 DGX H100) + 32 H200.
+    assert (plan.compute.nodes, plan.compute.gpus) == (128 + 4, 1_024 + 32)
+    assert plan.pools["training"].inference is None
+
+
+def test_an_inference_pool_error_is_on_the_pools_path(catalog):
+    document = yaml.safe_load((ROOT / "examples" / "training-and-inference-site.yaml").read_text())
+    # 70 GB of weights read per token over 8 x 4.8 TB/s take at least 1.8 ms: 1 ms cannot be met.
+    document["pools"][1]["inference"]["time_per_output_token_ms"] = 1
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert "pools[1].inference.time_per_output_token_ms" in caught.value.as_dict()
+    document["pools"][1]["inference"]["time_per_output_token_ms"] = 40
+    document["pools"][1]["gpus"] = 64
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert "pools[1].gpus" in caught.value.as_dict()
+
+
 def test_the_shorthand_is_one_pool_named_compute():
     from planner.solver.scenario import read_scenario, scenario_pools
 
