@@ -15,6 +15,7 @@ from planner import floor_plots, plots, rack_plots
 from planner.plan_text import (
     CODE_KEYS,
     NAME_KEYS,
+    fabric_title,
     format_value,
     is_scenario_path,
     label,
@@ -32,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 SECTION_ORDER = [
     "compute",
+    "pools",
     "workload",
     "inference",
     "racks",
@@ -51,6 +53,7 @@ SECTION_TITLES = {
     "power": "Power and cooling",
     "fabrics": "Fabrics",
     "inference": "Inference sizing",
+    "pools": "Pools",
 }
 SKIPPED = {"name", "warnings", "inputs"}
 """Not sections of the plan: `inputs` echoes the scenario, which has its own pages."""
@@ -241,7 +244,7 @@ def plan_sections(plan: dict, catalog=None) -> list[SectionView]:
         if key == "fabrics" and isinstance(value, dict):
             view = SectionView(key, SECTION_TITLES[key])
             view.subsections = [
-                describe(f"fabrics.{name}", fabric, f"{label(name)} fabric", 1, names)
+                describe(f"fabrics.{name}", fabric, f"{fabric_title(name)} fabric", 1, names)
                 for name, fabric in value.items()
                 if isinstance(fabric, dict)
             ]

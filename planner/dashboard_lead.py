@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from planner.dashboard import CHART_TITLES, WarningLine
 from planner.key_figures import KeyFigure, format_figure, key_figures, ratio_figures
-from planner.plan_text import Shown, short_name
+from planner.plan_text import Shown, fabric_title, short_name
 from planner.words import choice_label, words_of
 
 NBSP, NB_HYPHEN = "\u00a0", "\u2011"
@@ -75,6 +75,15 @@ def system_line(plan: dict, names: dict[str, str]) -> Shown | str:
     return shown
 
 
+def pool_lines(plan: dict, names: dict[str, str]) -> tuple[str, ...]:
+    """A site of several pools: "128 × NVIDIA DGX H100 (training)", one line a pool."""
+    return tuple(
+        f"{pool['compute']['total_nodes']:,} × {short_name(names.get(pool['system'], pool['system']))}"
+        f" ({name})"
+        for name, pool in (plan.get("pools") or {}).items()
+    )
+
+
 def _plural(count: int, word: str) -> str:
     return f"{count:,}{NBSP}{word}" + ("" if count == 1 else "s")
 
@@ -120,14 +129,14 @@ def fabric_line(name: str, fabric: dict, names: dict[str, str]) -> str:
     shape = choice_label(fabric.get("topology") or "")
     tier_words = _plural(fabric.get("tier_count") or len(tiers), "tier")
     tail = f" ({', '.join(extras)})" if extras else ""
-    return f"{words_of(name)}: {shape}, {tier_words}: {counts}{tail}"
+    return f"{fabric_title(name)}: {shape}, {tier_words}: {counts}{tail}"
 
 
 def _tile_lines(
     key: str, plan: dict, figures: dict[str, KeyFigure], names: dict[str, str]
 ) -> tuple[str, ...]:
     if key == "gpus":
-        return (system_line(plan, names),)
+        return pool_lines(plan, names) if len(plan.get("pools") or ()) > 1 else (system_line(plan, names),)
     if key == "racks":
         return racks_lines(plan)
     if key == "switches":

@@ -259,3 +259,10 @@ def with_part_names(text: str, names: dict[str, str]) -> str:
         ),
         text,
     )
+
+
+def fabric_title(name: str) -> str:
+    """A fabric's name in words; a pool's compute fabric (`compute-<pool>`) as "Compute (<pool>)"."""
+    if name.startswith("compute-"):
+        return f"Compute ({name.removeprefix('compute-')})"
+    return words_of(name)

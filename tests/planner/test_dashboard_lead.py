@@ -210,3 +210,16 @@ def test_prose_names_parts_and_fields_in_words_but_leaves_addresses(catalog):
         f"12 {short_name(catalog.cooling_units['crah-200'].name)} units (Racks › Power budget (kW))"
         " per https://example.com/crah-200 and nvidia.com"
     )
+
+
+def test_a_site_of_pools_leads_with_each_pools_systems_and_fabric(catalog):
+    site = yaml.safe_load((Path(__file__).parents[2] / "examples" / "training-and-inference-site.yaml").read_text())
+    plan = plan_scenario(site, catalog).to_dict()
+    names = part_names(catalog, plan)
+    tiles = {tile.figure.key: tile for tile in lead_screen(plan, [], {}, names).tiles}
+    # 1,024 H100 in DGX H100 of 8: 128 systems; the serving pool's load sizes 4 DGX H200.
+    assert [plain(line) for line in tiles["gpus"].lines] == [
+        "128 × NVIDIA DGX H100 (training)", "4 × NVIDIA DGX H200 (serving)"]
+    fabrics = [plain(line).split(":")[0] for line in tiles["switches"].lines[:-1]]
+    assert fabrics == ["Compute (training)", "Compute (serving)", "Storage", "OOB"]
+    assert [section.title for section in plan_sections(plan, catalog)][:2] == ["Compute", "Pools"]
