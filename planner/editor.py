@@ -32,6 +32,7 @@ from planner.words import choice_label
 
 HIDDEN_DOCUMENT_FIELD = "document"
 """The form's hidden field that carries the document as it was, with the keys no field shows."""
+NONE = "— none —"
 CHOOSE = "— choose —"
 """The blank choice of a required catalog picker that has no value yet (a new row)."""
 
@@ -129,10 +130,14 @@ class ScenarioEditor:
         kind = pick.kind if pick else None
         parts = self._parts(kind) if kind else {}
         if editor_field.choices:
-            return [
+            choices = [
                 (value, part_label(kind, parts[value]) if value in parts else label)
                 for value, label in editor_field.choices
             ]
+            if editor_field.required or editor_field.default is not None or choices[:1] == [("", NONE)]:
+                return choices
+            # An optional choice without a default (it follows another field) may stay unchosen.
+            return [("", NONE), *choices]
         choices = [
             (slug, part_label(kind, part)) for slug, part in sorted(parts.items()) if pick is None or pick.fits(part)
         ]
@@ -145,7 +150,7 @@ class ScenarioEditor:
         if editor_field.required:
             choices.insert(0, ("", CHOOSE))
         elif editor_field.default is None:
-            choices.insert(0, ("", "— none —"))
+            choices.insert(0, ("", NONE))
         return choices
 
     @functools.cached_property

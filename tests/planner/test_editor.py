@@ -2,9 +2,11 @@
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Literal
 
 import pytest
+import yaml
 from django.http import QueryDict
 
 from planner.editor import ScenarioEditor
@@ -157,18 +159,8 @@ def test_errors_go_to_the_field_the_section_or_the_form(catalog):
     assert {section.path for section in editor.sections if section.open} >= {"compute", "prices"}
 
 
-def test_the_whole_spec_round_trips_through_the_form(catalog):
-    """A document shown in the form and posted back unchanged reads to the same spec."""
-    from planner.solver.scenario import read_scenario
-
-    document = {
-        "name": "x",
-        "compute": {"system": "dgx-h100", "gpus": 64},
-        "racks": {"power_budget_kw": 41, "cooling": "rear_door"},
-        "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}},
-        "facility": {"pue": 1.3},
-        "prices": {"dgx-h100": 250000},
-    }
+def posted_back(document, catalog):
+    """The document as the form shows it, posted back unchanged."""
     editor = ScenarioEditor(document, catalog)
     data = post(document)
     for section in editor.sections:
@@ -182,6 +174,35 @@ def test_the_whole_spec_round_trips_through_the_form(catalog):
                 data.setlist(field.path, ["false"] + (["true"] if field.checked else []))
             else:
                 data[field.path] = field.value
-    posted = ScenarioEditor.document_from_post(data, catalog)
+    return ScenarioEditor.document_from_post(data, catalog)
+
+
+def test_the_whole_spec_round_trips_through_the_form(catalog):
+    """A document shown in the form and posted back unchanged reads to the same spec."""
+    from planner.solver.scenario import read_scenario
+
+    document = {
+        "name": "x",
+        "compute": {"system": "dgx-h100", "gpus": 64},
+        "racks": {"power_budget_kw": 41, "cooling": "rear_door"},
+        "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}},
+        "facility": {"pue": 1.3},
+        "prices": {"dgx-h100": 250000},
+    }
+    posted = posted_back(document, catalog)
     assert read_scenario(posted) == read_scenario(document)
     assert isinstance(read_scenario(posted), ScenarioSpec)
+
+
+def test_a_choice_left_out_stays_out_when_the_form_is_saved(catalog):
+    """An optional choice with no default (the KV cache's precision follows the weights') shows
+    '— none —', not its first choice, and the unchanged form posts the document back."""
+    from planner.solver.scenario import read_scenario
+
+    document = yaml.safe_load((Path(__file__).parents[2] / "examples" / "llama-70b-inference.yaml").read_text())
+    fields = {field.path: field for field in ScenarioEditor(document, catalog).all_fields()}
+    assert fields["inference.kv_cache_precision"].choices[0] == ("", "— none —")
+    assert fields["inference.kv_cache_precision"].value == ""
+    posted = posted_back(document, catalog)
+    assert "kv_cache_precision" not in posted["inference"]
+    assert read_scenario(posted) == read_scenario(document)
