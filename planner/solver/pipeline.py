@@ -215,7 +215,10 @@ def _fabrics_and_racks(
         """The racks alone: a round reads nothing else (systems and PDUs per rack); `powered`
         adds cooling, facility, parts and warnings to the last packing, once."""
         optics_kw = racks_optics_kw(reserve, fabrics) if reserve else optics_kw_by_device(fabrics)
-        rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
+        system_optics_kw = optics_kw.pop(system.slug, 0.0)
+        rated = system
+        if system_optics_kw:
+            rated = replace(system, power_kw=system.power_kw + system_optics_kw / compute.total_nodes)
         last_packing.clear()
         last_packing.update(
             system=rated, racks=racks_spec, storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
