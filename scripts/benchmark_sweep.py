@@ -114,6 +114,7 @@ def main() -> None:
         print(f"{label:<48} {rate:>10,.0f} {cpu_rate:>10,.0f}  {feasible:,}")
     from distributed import Client, LocalCluster
 
+    logging.getLogger("distributed").setLevel(logging.WARNING)  # the project's logging says INFO
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.WARNING) as cluster, \
             Client(cluster) as client:

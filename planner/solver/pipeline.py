@@ -35,10 +35,11 @@ from power.solver.cooling_plant import cooling_units_paid_by
 from power.solver.power_plan import (
     RacksAndPower,
     in_rack_cdu_units,
+    packed_racks,
     rack_pdu_counts,
     racks_and_power,
 )
-from power.solver.rack_packing import pack_compute_racks
+from power.solver.rack_packing import RacksResult, pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
     StorageResult,
@@ -218,14 +219,32 @@ def _fabrics_and_racks(
         systems_per_rack_tried.add(packed)
         nodes_per_rack = packed
 
-    def racks_for(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksAndPower:
+    last_packing: dict = {}
+
+    def racks_for(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksResult:
+        """The racks alone: a round reads nothing else (systems and PDUs per rack); `powered`
+        adds cooling, facility, parts and warnings to the last packing, once."""
         optics_kw = racks_optics_kw(reserve, fabrics) if reserve else optics_kw_by_device(fabrics)
-        rated = replace(system, power_kw=system.power_kw + optics_kw.pop(system.slug, 0.0) / compute.total_nodes)
-        return racks_and_power(
-            compute.total_nodes, rated, racks_spec, scenario.facility, catalog,
+        system_optics_kw = optics_kw.pop(system.slug, 0.0)
+        rated = system
+        if system_optics_kw:
+            rated = replace(system, power_kw=system.power_kw + system_optics_kw / compute.total_nodes)
+        last_packing.clear()
+        last_packing.update(
+            system=rated, racks=racks_spec, storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
             switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
-            storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
-            finance_facility=scenario.finance.facility, lay_out_floor=lay_out_floor, packing_cache=cache,
+        )
+        last_packing["packed"] = packed_racks(
+            compute.total_nodes, facility=scenario.facility, catalog=catalog, lay_out_floor=lay_out_floor,
+            packing_cache=cache, **last_packing,
+        )
+        return last_packing["packed"]
+
+    def powered() -> RacksAndPower:
+        """The last packing with its cooling, facility, parts and warnings."""
+        return racks_and_power(
+            compute.total_nodes, facility=scenario.facility, catalog=catalog, lay_out_floor=lay_out_floor,
+            finance_facility=scenario.finance.facility, **last_packing,
         )
 
     def all_but_oob(fabrics: dict[str, FabricResult]) -> dict[str, FabricResult]:
@@ -244,17 +263,18 @@ def _fabrics_and_racks(
         settled = cache.get(settled_key)
         if settled is not None:
             fabrics, racks_spec = settled
-            return fabrics, racks_for(fabrics)
+            racks_for(fabrics)
+            return fabrics, powered()
     # Top-of-rack leaves and the racks agree, without PDUs on oob yet.
     for _ in range(PLAN_AND_PACK_ROUNDS):
         fabrics = plan({})
-        facility = racks_for(fabrics)
-        if not top_of_rack or facility.racks.nodes_per_rack == nodes_per_rack:
+        racks = racks_for(fabrics)
+        if not top_of_rack or racks.nodes_per_rack == nodes_per_rack:
             break
-        follow_systems_per_rack(facility.racks.nodes_per_rack)
+        follow_systems_per_rack(racks.nodes_per_rack)
     else:
         fabrics = plan({})
-        facility = racks_for(fabrics)
+        racks = racks_for(fabrics)
     # The PDUs of the last packing join oob, until the packing gives back the PDUs oob was
     # planned with; then the cables are counted where they stand, until the packing with their
     # optics puts every device where they were measured.
@@ -262,20 +282,20 @@ def _fabrics_and_racks(
     counted = counted_racks = reserve = estimate = None
     seen: set = set()
     for _ in range(CABLING_ROUNDS):
-        key = placement_key(facility.racks)
+        key = placement_key(racks)
         if key in seen and reserve is None:
             # The counts and PDUs alternate between packings: from now on pack for the largest
             # optics counted, which only grows, so the packing settles.
             reserve = optics_kw_by_device(counted) if counted else {}
         seen.add(key)
-        if top_of_rack and facility.racks.nodes_per_rack != nodes_per_rack:
+        if top_of_rack and racks.nodes_per_rack != nodes_per_rack:
             # The optics as counted changed the systems per rack: the top-of-rack leaves follow.
-            follow_systems_per_rack(facility.racks.nodes_per_rack)
+            follow_systems_per_rack(racks.nodes_per_rack)
             fabrics = plan(pdus)
-            facility, counted = racks_for(fabrics, reserve), None
+            racks, counted = racks_for(fabrics, reserve), None
             continue
-        if oob and rack_pdu_counts(facility.racks) != pdus:
-            pdus = rack_pdu_counts(facility.racks)
+        if oob and rack_pdu_counts(racks) != pdus:
+            pdus = rack_pdu_counts(racks)
             fabrics = plan(pdus, all_but_oob(fabrics))
             # Every fabric's optics as last counted (or estimated): a few PDUs more or less
             # change oob's cables little, and its modules as the engine guesses them (one
@@ -283,10 +303,10 @@ def _fabrics_and_racks(
             packed_with = counted or estimate
             if packed_with:
                 oob_optics = packed_with["oob"].optics_power_kw_by_device
-                facility = racks_for({**packed_with, "oob": replace(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
-                                     reserve)
+                racks = racks_for({**packed_with, "oob": replace(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
+                              reserve)
             else:
-                facility = racks_for(fabrics, reserve)
+                racks = racks_for(fabrics, reserve)
             counted = None
             continue
         if not fabrics or (counted is not None and placement_key(counted_racks) == key):
@@ -294,25 +314,26 @@ def _fabrics_and_racks(
         if cables == CABLES_ENGINE:
             if settled_key is not None:
                 cache[settled_key] = (fabrics, racks_spec)
-            return fabrics, facility
-        cabled = CabledPlan(fabrics, facility.racks, compute, storage, scenario)
+            return fabrics, powered()
+        cabled = CabledPlan(fabrics, racks, compute, storage, scenario)
         if estimate is None:
             # The engine's optics take one length per segment: first pack with the optics of a
             # sample of the cables where they stand, which often moves switches between racks,
             # so that the full count is made once, where they end up.
             estimate = estimated_fabrics(cabled, catalog)
-            facility, seen = racks_for(estimate, reserve), set()
+            racks, seen = racks_for(estimate, reserve), set()
             if cables == CABLES_SAMPLED:
-                return estimate, facility
+                return estimate, powered()
             continue
         counted = counted_fabrics(cabled, catalog)
-        counted_racks = facility.racks
+        counted_racks = racks
         if reserve is not None:
             reserve = {device: max(kw, reserve.get(device, 0.0))
                        for device, kw in {**reserve, **optics_kw_by_device(counted)}.items()}
-        facility = racks_for(counted, reserve)
-    if fabrics and (counted is None or placement_key(counted_racks) != placement_key(facility.racks)):
-        counted = counted_fabrics(CabledPlan(fabrics, facility.racks, compute, storage, scenario), catalog)
+        racks = racks_for(counted, reserve)
+    if fabrics and (counted is None or placement_key(counted_racks) != placement_key(racks)):
+        counted = counted_fabrics(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
+    facility = powered()
     if racks_spec is not scenario.racks and top_of_rack:
         facility.warnings.append(
             f"The top-of-rack leaves for {racks_spec.max_nodes_per_rack + 1} systems a rack would leave room for only "

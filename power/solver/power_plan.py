@@ -89,35 +89,24 @@ def racks_and_power(
     packing_cache: MutableMapping | None = None,
     compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
     compute_kw: float | None = None,
+    packed: RacksResult | None = None,
 ) -> RacksAndPower:
     """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
 
     `finance_facility` (leased or built) says what pays for the building's cooling plant
     (`cooling_plant.cooling_unit_paid_by`). `lay_out_floor` False leaves the floor out (see
-    `pack_racks`). `packing_cache` keeps each packing by its inputs, for the designs of a sweep
-    that differ only in what comes after the racks (PUE, climate, prices); one catalog for every
-    design that uses it.
+    `pack_racks`). `packing_cache`: see `packed_racks`. `packed` is the racks `packed_racks`
+    gave for these same inputs (the pipeline's last plan-and-pack round), not packed again.
 
     A site of several pools packs each pool's compute racks itself and gives them in
     `compute_racks` (see `pack_racks`) with their systems' kW in `compute_kw`; the warnings about
     compute racks are then the caller's, pool by pool (`compute_rack_warnings`)."""
-    reserved_u = in_rack_cdu_units(racks, facility, catalog)
-    key = None
-    if packing_cache is not None and compute_racks is None:
-        key = packing_key(
-            total_nodes, system, racks, facility, switch_groups, storage_systems, optics_kw_by_switch,
-            servers, reserved_u, lay_out_floor,
+    if packed is None:
+        packed = packed_racks(
+            total_nodes, system, racks, facility, catalog, switch_groups=switch_groups,
+            storage_systems=storage_systems, optics_kw_by_switch=optics_kw_by_switch, servers=servers,
+            lay_out_floor=lay_out_floor, packing_cache=packing_cache, compute_racks=compute_racks,
         )
-        packed = packing_cache.get(key)
-    if key is None or packed is None:
-        packed = pack_racks(
-            total_nodes, system, racks, catalog,
-            switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
-            optics_kw_by_switch=optics_kw_by_switch, facility=facility,
-            reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
-        )
-        if key is not None:
-            packing_cache[key] = packed
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
     it_kw = it_kw_by_category(
         total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch, servers
@@ -132,6 +121,47 @@ def racks_and_power(
         part_counts=power_part_counts(packed, power, catalog, finance_facility),
         warnings=power_warnings(packed, power, system, racks, facility, catalog, compute_racks is None),
     )
+
+
+def packed_racks(
+    total_nodes: int,
+    system: SystemSpec,
+    racks: RacksSpec,
+    facility: FacilitySpec,
+    catalog: "CatalogSnapshot",
+    *,
+    switch_groups: Sequence[SwitchGroup] = (),
+    storage_systems: Sequence[tuple[str, int]] = (),
+    optics_kw_by_switch: dict[str, float] | None = None,
+    servers: Sequence[ServerGroup] = (),
+    lay_out_floor: bool = True,
+    packing_cache: MutableMapping | None = None,
+    compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
+) -> RacksResult:
+    """The racks of `racks_and_power` alone, without cooling, facility, parts or warnings: all
+    that a plan-and-pack round before the last reads (systems and PDUs per rack).
+    `packing_cache` keeps each packing by its inputs, for the designs of a sweep that differ
+    only in what comes after the racks (PUE, climate, prices); one catalog for every design
+    that uses it. A site's `compute_racks` (see `racks_and_power`) are not kept."""
+    reserved_u = in_rack_cdu_units(racks, facility, catalog)
+    key = None
+    if packing_cache is not None and compute_racks is None:
+        key = packing_key(
+            total_nodes, system, racks, facility, switch_groups, storage_systems, optics_kw_by_switch,
+            servers, reserved_u, lay_out_floor,
+        )
+        packed = packing_cache.get(key)
+        if packed is not None:
+            return packed
+    packed = pack_racks(
+        total_nodes, system, racks, catalog,
+        switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
+        optics_kw_by_switch=optics_kw_by_switch, facility=facility,
+        reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
+    )
+    if key is not None:
+        packing_cache[key] = packed
+    return packed
 
 
 def packing_key(

@@ -5,7 +5,7 @@ import pytest
 from fabric.solver.interfaces import SwitchGroup
 from fabric.solver.specs import FabricsSpec
 from planner.solver.management import server_groups
-from power.solver.power_plan import racks_and_power
+from power.solver.power_plan import packed_racks, racks_and_power
 from power.solver.specs import FacilitySpec, RacksSpec
 
 
@@ -150,3 +150,21 @@ def test_one_hundred_thousand_gpus_stay_compact(catalog):
     assert result.racks.compute == 3_125 and result.racks.total > 3_300
     assert len(result.racks.per_rack) <= 10
     assert sum(group.count for group in result.racks.per_rack) == result.racks.total
+
+
+def test_the_racks_alone_are_the_racks_racks_and_power_packs(catalog):
+    """A plan-and-pack round reads `packed_racks`; the last is powered from that same packing
+    (`packed`), which is what `racks_and_power` gives packing it itself."""
+    racks = RacksSpec(power_budget_kw=60, cooling="direct_liquid")
+    servers = server_groups(racks, FabricsSpec(), catalog.servers)
+    system = catalog.systems["dgx-b200"]
+    oob = [SwitchGroup("oob", "leaf", "sn2201", 6, "network_rack")]
+    inputs = dict(switch_groups=oob, servers=servers, optics_kw_by_switch={"sn2201": 0.3})
+    cache: dict = {}
+    alone = packed_racks(96, system, racks, FacilitySpec(pue=1.3), catalog, packing_cache=cache, **inputs)
+    assert packed_racks(96, system, racks, FacilitySpec(pue=1.5), catalog, packing_cache=cache, **inputs) is alone
+    whole = racks_and_power(96, system, racks, FacilitySpec(pue=1.3), catalog, **inputs)
+    assert alone == whole.racks and alone.network >= 1
+    from_alone = racks_and_power(96, system, racks, FacilitySpec(pue=1.3), catalog, packed=alone, **inputs)
+    assert from_alone == whole
+    assert from_alone.power.facility_kw == pytest.approx(1.3 * from_alone.power.it_kw, rel=0.05)
