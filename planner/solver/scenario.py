@@ -14,6 +14,7 @@ from typing import Any, Literal
 from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricsSpec
 from planner.solver.parts import NicSpec, SystemSpec
+from planner.solver.phase_spec import Growth, PhaseSpec, phase_problems
 from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
 from storage.solver.specs import StorageSpec
@@ -189,9 +190,17 @@ class ScenarioSpec:
         default_factory=dict, unit="USD", minimum=0, maximum=1e10,
         help="Quoted unit prices by catalog slug; a quote replaces the list price.",
     )
+    phases: tuple[PhaseSpec, ...] = spec_field(
+        (), help="The build-out in order: each phase's start and every pool's size at its end; the last is the site."
+    )
+    growth: Growth = spec_field(
+        "final", help="final: floor, power and spine/core laid out for the last phase and filled in; "
+        "per_phase: each phase designed on its own, with what changes to reach the next.",
+    )
 
     def problems(self):
         yield from _gpu_source_problems(self.compute, self.workload)
+        yield from phase_problems(self.phases, {"compute": self.compute}, tuple(tier.name for tier in self.storage.tiers))
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
         if checkpoint_tier and self.storage.checkpoint_tb is None and self.workload is None:
             yield "storage.checkpoint_tb", "give the checkpoint size (or a workload) for the tiers that hold checkpoints"
