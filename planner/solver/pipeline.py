@@ -14,6 +14,7 @@ from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
+from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
 from planner.solver.reliability import (
     ReliabilityResult,
@@ -85,7 +86,11 @@ def plan_scenario(
     """
     if cables != CABLES_ENGINE:
         lay_out_floor = True
+    given_catalog = catalog
     scenario, catalog = validate_scenario(document, catalog)
+    if scenario.phases:
+        return plan_phases(document, scenario, catalog, lambda phase_document: plan_scenario(
+            phase_document, given_catalog, cables=cables, cache=cache, lay_out_floor=lay_out_floor))
     system = catalog.systems[scenario.compute.system]
     compute = size_compute(_compute_spec(scenario, system), system)
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None
