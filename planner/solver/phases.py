@@ -17,7 +17,7 @@ What a phase buys (`capex_usd`, `added`):
   nodes): installed at the end of phase k, ceil(final quantity x nodes_k / final nodes).
   Spares follow the quantity installed. Nothing is re-cabled: the spines are in
   place from the start and each new leaf's uplinks are plugged once. A phase's racks are the
-  final layout filled in: ceil(final compute racks x nodes_k / final nodes) plus every
+  final layout filled in: ceil(nodes_k / the final design's systems a rack) plus every
   network, storage and management rack.
 - `growth: per_phase`: each phase is designed on its own, the smallest design for its size. A
   phase buys the BOM lines whose quantity grows over the phase before (`added`, with the delta);
@@ -256,9 +256,10 @@ def _summed(counts: list[PartCount]) -> dict[tuple[str, str, float | None], int]
 
 
 def filled_in_racks(nodes: int, final: "Plan") -> int:
-    """The final floor filled in: its compute racks in proportion to the nodes, every other rack."""
+    """The final floor filled in: the compute racks its nodes fill at the final design's systems
+    a rack, and every network, storage and management rack."""
     racks = final.racks
-    return math.ceil(racks.compute * nodes / final.compute.total_nodes - 1e-9) + racks.total - racks.compute
+    return min(math.ceil(nodes / racks.nodes_per_rack), racks.compute) + racks.total - racks.compute
 
 
 def bom_changes(before: tuple[BomLine, ...], after: tuple[BomLine, ...]) -> tuple[BomChange, ...]:
