@@ -68,7 +68,7 @@ class PhaseSpec:
 
     name: str = spec_field(min_length=1, max_length=80, help="What the phase is called (unique).")
     start: str = spec_field(
-        min_length=10, max_length=10, before=_date_text, help="The day the phase comes online (ISO date, 2026-03-01)."
+        min_length=1, max_length=40, before=_date_text, help="The day the phase comes online (ISO date, 2026-03-01)."
     )
     pools: dict[str, PhasePoolSpec] = spec_field(
         help="Each pool's size at the end of the phase; a pool left out is not built yet."
