@@ -21,11 +21,6 @@ MAX_GPUS = 10_000_000
 Growth = Literal["final", "per_phase"]
 
 
-def _date_text(value: Any) -> Any:
-    """A YAML date (`2026-03-01` unquoted) read as its ISO text."""
-    return value.isoformat() if isinstance(value, datetime.date) else value
-
-
 @dataclass(frozen=True)
 class PhasePoolSpec:
     """One pool's size at the end of a phase: GPUs or systems, in the unit the pool is given in."""
@@ -67,8 +62,9 @@ class PhaseSpec:
     """One step of the build-out."""
 
     name: str = spec_field(min_length=1, max_length=80, help="What the phase is called (unique).")
+    # The scenario's YAML is read with the core schema: an unquoted 2026-03-01 stays text.
     start: str = spec_field(
-        min_length=1, max_length=40, before=_date_text, help="The day the phase comes online (ISO date, 2026-03-01)."
+        min_length=1, max_length=40, help="The day the phase comes online (ISO date, 2026-03-01)."
     )
     pools: dict[str, PhasePoolSpec] = spec_field(
         help="Each pool's size at the end of the phase; a pool left out is not built yet."
