@@ -94,7 +94,6 @@ class PhaseResult:
     added: tuple[BomChange, ...]
     removed: tuple[BomChange, ...]
     recabled_links: int
-    warnings: tuple[str, ...] = ()
 
 
 def phase_document(document: dict, phase: PhaseSpec, tier_names: tuple[str, ...]) -> dict:
