@@ -43,9 +43,55 @@ one length a segment); top-of-rack leaves of a shared fabric (they stand in netw
 (each pool's are in `pools.<name>.racks`).
 """
 
+PHASES_NOTE = """
+## Phases
+
+`phases` lists the build-out in order; each phase gives its `start` date and the size of each
+pool at its end (`phases[i].pools.compute.gpus` for the `compute` shorthand; a pool of `pools`
+by its name; a pool left out is not built yet), in the unit the pool itself is given in, and
+may resize storage tiers (`phases[i].storage.<tier name or index>`). Dates are strictly
+increasing, names unique, and no pool shrinks. The scenario's own size is the site: the last
+phase must give every pool exactly the scenario's size, so that the document still plans as the
+finished site where phases are ignored, and a mismatch is an error rather than one of two sizes
+silently winning.
+
+The plan's sections are the site's (the last phase); `phases` gives each phase's `gpus`,
+`nodes`, `racks`, `racks_added`, `it_kw`, `facility_kw`, `fabric_tiers` (the compute fabric's
+switches by tier), `capex_usd` with `capex_by_category_usd` and `cumulative_capex_usd`, its
+yearly opex, `added` and `removed` (BOM lines with the change in quantity) and
+`recabled_links`.
+
+- `growth: final` designs the site for the last phase and fills it in. The first phase buys what
+  the final design shares: the compute fabric's spines and cores, the storage, in-band and oob
+  fabrics, storage and management systems, every rack, PDU and cooling unit of the final floor
+  (and a built hall for the final IT power). Each phase buys its added systems and the leaves
+  its own design counts, and the final design's cables and optics in proportion to its nodes
+  (ceil(final quantity × nodes / final nodes)). Its racks are the final floor filled in. No
+  link is re-cabled. Over all phases it buys exactly the one-shot design's parts.
+- `growth: per_phase` designs each phase as the smallest design for its size. A phase buys the
+  BOM lines that grow (`added`); lines that fall (`removed`) are parts the new design no longer
+  uses (shorter cables, a one-tier fabric's switch). `recabled_links`: when a fabric's number of
+  tiers changes, every link of the phase before moves (leaf ports are split anew between nodes
+  and uplinks); when only a tier above the leaves changes its switch count, every
+  switch-to-switch link of the phase before moves (uplinks striped anew); otherwise none.
+
+Cost: each phase's capex is paid on its start date and discounted from the first phase's start
+by (1 + discount_rate)^t, t in years of 365.25 days. Opex (energy, colocation, staff, software
+of the phase's own design; maintenance on the hardware bought so far) runs from each phase's
+start until the next, over `finance.years` from the first start, escalated yearly and paid at
+each year's end. `cost` is this phased TCO: unlike the one-shot TCO (everything bought at t = 0
+and run in full from year 1) later capex is discounted, early years cost the smaller site's
+opex, and the GPU-hours count each phase's GPUs for the time it runs.
+
+Phases cannot yet express: a phase that removes or replaces a pool's systems (pools only grow),
+a change of system, fabric switch or topology from one phase to the next (each phase is the
+scenario at another size), dates finer than a day, or a phase's own power and floor under
+`growth: final` (its IT power is its own design's; the spines bought early are left out).
+"""
+
 
 def scenario_reference_markdown() -> str:
-    return HEADER + "".join(_rows(ScenarioSpec, "")) + POOLS_NOTE
+    return HEADER + "".join(_rows(ScenarioSpec, "")) + POOLS_NOTE + PHASES_NOTE
 
 
 def _rows(cls: type, prefix: str):
@@ -63,7 +109,8 @@ def _rows(cls: type, prefix: str):
         nested = _nested_dataclass(info.annotation)
         if nested is not None and get_origin(info.annotation) is not tuple:
             yield f"| `{path}` | section | | | {_cell(info.help or _summary(nested))} |\n"
-            yield from _rows(nested, f"{path}.")
+            # A mapping of sections (phases[].pools) is keyed by a name the user chooses.
+            yield from _rows(nested, f"{path}.<name>." if get_origin(info.annotation) is dict else f"{path}.")
             continue
         default = "required" if info.required else f"`{_format(info.default)}`"
         if info.required_unless:

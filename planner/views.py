@@ -30,6 +30,7 @@ from planner.forms import (
 )
 from planner.key_figures import compare_groups, compared_figures, key_figures
 from planner.models import System
+from planner.phase_plots import phase_timeline_figure
 from planner.plan_diff import bom_changes, fabric_changes
 from planner.replan import catalog_status, revision_replan
 from planner.scenario_listing import LIST_COLUMNS, scenario_list_page
@@ -287,6 +288,8 @@ def scenario_detail(request, pk):
             exports=_api_exports(scenario, plan),
         )
         charts = dashboard.plan_figures(data, spec, catalog)
+        if data.get("phases"):
+            charts["chart-buildout-timeline"] = phase_timeline_figure(data)
         sections = dashboard.plan_sections(data, catalog)
         dashboard.attach_charts(sections, charts)
         names = dashboard.part_names(catalog, data)

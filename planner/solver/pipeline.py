@@ -16,6 +16,7 @@ from planner.solver.compute import ComputeResult, compute_warnings, size_compute
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
+from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
 from planner.solver.reliability import (
     ReliabilityResult,
@@ -95,7 +96,11 @@ def plan_scenario(
     """
     if cables != CABLES_ENGINE:
         lay_out_floor = True
+    given_catalog = catalog
     scenario, catalog = validate_scenario(document, catalog)
+    if scenario.phases:
+        return plan_phases(document, scenario, catalog, lambda phase_document: plan_scenario(
+            phase_document, given_catalog, cables=cables, cache=cache, lay_out_floor=lay_out_floor))
     if len(scenario.pools) > 1:
         return site.plan_site(scenario, catalog, lay_out_floor=lay_out_floor)
     if scenario.pools:

@@ -8,6 +8,7 @@ from fabric.solver.results import FabricResult
 from planner.solver.bom import BomLine, PartSource
 from planner.solver.compute import ComputeResult
 from planner.solver.inference import InferenceResult
+from planner.solver.phases import PhaseResult
 from planner.solver.reliability import ReliabilityResult
 from planner.solver.scenario import FinanceSpec, ScenarioSpec
 from planner.solver.tco import CostResult
@@ -82,6 +83,9 @@ class Plan:
     """The scenario as planned, every default filled in."""
     pools: dict[str, PoolResult] | None = None
     """Each compute pool by name, for a scenario written with `pools:` (left out for `compute:`)."""
+    phases: tuple[PhaseResult, ...] | None = None
+    """A site built in phases: each phase's size, power and what it buys (planner.solver.phases);
+    the plan's other sections are the last phase's, its cost the phased TCO."""
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain JSON-ready data, without the sections that were not computed."""

@@ -16,6 +16,7 @@ from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.inference_spec import InferenceSpec
 from planner.solver.parts import NicSpec, SystemSpec
+from planner.solver.phase_spec import Growth, PhaseSpec, phase_problems
 from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
 from storage.solver.specs import StorageSpec
@@ -260,6 +261,13 @@ class ScenarioSpec:
         default_factory=dict, unit="USD", minimum=0, maximum=1e10,
         help="Quoted unit prices by catalog slug; a quote replaces the list price.",
     )
+    phases: tuple[PhaseSpec, ...] = spec_field(
+        (), help="The build-out in order: each phase's start and every pool's size at its end; the last is the site."
+    )
+    growth: Growth = spec_field(
+        "final", help="final: floor, power and spine/core laid out for the last phase and filled in; "
+        "per_phase: each phase designed on its own, with what changes to reach the next.",
+    )
 
     def problems(self):
         if self.compute is not None and self.pools:
@@ -280,6 +288,8 @@ class ScenarioSpec:
             yield "inference", "with pools, give each pool its own inference section (pools[i].inference)"
         if self.pools and self.fabrics.compute is not None:
             yield "fabrics.compute", "with pools, give each pool its compute fabric (pools[i].fabric)"
+        pools = {pool.name: pool for pool in scenario_pools(self)} if (self.compute or self.pools) else {}
+        yield from phase_problems(self.phases, pools, tuple(tier.name for tier in self.storage.tiers))
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
         has_workload = self.workload is not None or any(pool.workload is not None for pool in self.pools)
         if checkpoint_tier and self.storage.checkpoint_tb is None and not has_workload:

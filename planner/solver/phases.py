@@ -1,0 +1,403 @@
+"""A site built in phases: each phase planned, what each phase buys, and the cost of ownership
+with each phase's capex paid on its date and opex growing as phases come online.
+
+Each phase is the scenario document with every pool (and storage tier) at that phase's size,
+planned by the ordinary pipeline (`phase_document`); the last phase is the site.
+
+What a phase buys (`capex_usd`, `added`):
+
+- `growth: final`: the site is designed once, for the last phase, and filled in. The first
+  phase buys everything the final design shares: the compute fabric's spine and core switches,
+  the storage, in-band and out-of-band fabrics, storage and management systems, every rack,
+  PDU and cooling unit of the final floor (and, for a built facility, the hall for the final
+  IT power). Every phase buys the nodes it adds with the node-bound parts: the compute systems
+  and the compute fabric's leaves as the phase's own design counts them (a rail-optimised unit
+  needs its leaf per rail however few nodes it holds), and the final design's cables and optics
+  in proportion to the nodes (the node-to-leaf links and the leaf uplinks both grow with the
+  nodes): installed at the end of phase k, ceil(final quantity x nodes_k / final nodes).
+  Spares follow the quantity installed. Nothing is re-cabled: the spines are in
+  place from the start and each new leaf's uplinks are plugged once. A phase's racks are the
+  final layout filled in: ceil(nodes_k / the final design's systems a rack) plus every
+  network, storage and management rack.
+- `growth: per_phase`: each phase is designed on its own, the smallest design for its size. A
+  phase buys the BOM lines whose quantity grows over the phase before (`added`, with the delta);
+  the lines whose quantity falls (`removed`) are parts the new design no longer uses (a
+  one-tier fabric's switches becoming two-tier leaves, shorter cables). `recabled_links`
+  follows `recabled_link_count`. A built facility pays the hall for the IT power each phase adds.
+
+Installation is the finance section's share of what the phase buys. The IT and facility power
+of a phase are its own design's (`growth: final` too: the nodes installed draw the power; the
+spines bought early add a few kW that this leaves out).
+"""
+
+import copy
+import dataclasses
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from planner.solver.bom import BomLine, PartCount, bom_lines, bom_totals_by_category_usd
+from planner.solver.phase_spec import PhaseSpec
+from planner.solver.tco import capex_by_category_usd, facility_build_usd
+from power.solver.facility import HOURS_PER_YEAR
+
+if TYPE_CHECKING:
+    from planner.solver.catalog import CatalogSnapshot
+    from planner.solver.plan import Plan
+    from planner.solver.scenario import ScenarioSpec
+
+DAYS_PER_YEAR = 365.25
+SITE_FABRICS = ("storage", "inband", "oob")
+"""Fabrics that serve the whole site: bought with the first phase under growth: final."""
+SHORTHAND_POOL = "compute"
+COUNTED_BY_PHASE = ("compute", "network")
+"""Node-bound parts a phase installs as its own design counts them (its systems, and the leaves
+its nodes fill: a rail-optimised unit needs a leaf per rail however few nodes it holds); the
+cables and optics are the final design's in proportion to the nodes."""
+
+
+@dataclass(frozen=True)
+class BomChange:
+    """A BOM line's change from one phase to the next: positive bought, negative no longer used."""
+
+    category: str
+    sku: str
+    description: str
+    quantity: int
+    unit_price_usd: float
+    extended_price_usd: float
+    length_m: float | None = None
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    name: str
+    start: str
+    years_from_first: float
+    """From the first phase's start to this one's [years of 365.25 days]."""
+    gpus: int
+    nodes: int
+    racks: int
+    racks_added: int
+    it_kw: float
+    facility_kw: float
+    fabric_tiers: dict[str, int]
+    """The compute fabric's switches by tier role in this phase's design."""
+    capex_usd: float
+    """What this phase buys, installation (and a built hall's share) included."""
+    capex_by_category_usd: dict[str, float]
+    cumulative_capex_usd: float
+    opex_usd_per_year: float
+    """Yearly opex rate while this phase is the site's latest (before escalation)."""
+    opex_by_category_usd_per_year: dict[str, float]
+    added: tuple[BomChange, ...]
+    removed: tuple[BomChange, ...]
+    recabled_links: int
+
+
+def phase_document(document: dict, phase: PhaseSpec, tier_names: tuple[str, ...]) -> dict:
+    """The scenario document at the end of `phase`: each pool at the phase's size, pools the
+    phase leaves out dropped, storage tiers resized; without `phases` and `growth`."""
+    phased = copy.deepcopy(document)
+    phased.pop("phases", None)
+    phased.pop("growth", None)
+    if SHORTHAND_POOL in phase.pools and isinstance(phased.get("compute"), dict):
+        _set_size(phased["compute"], phase.pools[SHORTHAND_POOL])
+    if isinstance(phased.get("pools"), list):
+        phased["pools"] = [pool for pool in phased["pools"] if pool.get("name") in phase.pools]
+        for pool in phased["pools"]:
+            _set_size(pool, phase.pools[pool["name"]])
+    for key, size in phase.storage.items():
+        index = tier_names.index(key) if key in tier_names else int(key)
+        tier = phased["storage"]["tiers"][index]
+        tier.update({name: value for name, value in dataclasses.asdict(size).items() if value is not None})
+    return phased
+
+
+def _set_size(pool: dict, size) -> None:
+    pool.pop("gpus", None)
+    pool.pop("nodes", None)
+    pool[size.unit] = size.size
+
+
+def spec_document(spec: Any) -> Any:
+    """A spec read back into the plain document it was read from (lists for tuples)."""
+    if dataclasses.is_dataclass(spec):
+        return {field.name: spec_document(getattr(spec, field.name)) for field in dataclasses.fields(spec) if field.init}
+    if isinstance(spec, dict):
+        return {key: spec_document(value) for key, value in spec.items()}
+    if isinstance(spec, (list, tuple)):
+        return [spec_document(item) for item in spec]
+    return spec
+
+
+def plan_phases(
+    document: Any, scenario: "ScenarioSpec", catalog: "CatalogSnapshot", plan_one: Callable[[dict], "Plan"],
+) -> "Plan":
+    """The site's plan (the last phase's) with `phases` and the phased cost of ownership.
+
+    `plan_one` plans one phase's document (the pipeline's `plan_scenario`); `catalog` is the
+    scenario's (its inline components included), to price the parts each phase buys.
+    """
+    if not isinstance(document, dict):
+        document = spec_document(document)
+    tier_names = tuple(tier.name for tier in scenario.storage.tiers)
+    plans = [plan_one(phase_document(document, phase, tier_names)) for phase in scenario.phases]
+    final = plans[-1]
+    if scenario.growth == "final":
+        boms = filled_in_boms(plans, catalog, scenario)
+        racks = [filled_in_racks(plan.compute.total_nodes, final) for plan in plans]
+    else:
+        boms = [plan.bom for plan in plans]
+        racks = [plan.racks.total for plan in plans]
+    firsts = scenario.phases[0].start_date
+    phases, bought_usd, cumulative = [], 0.0, 0.0
+    previous_bom: tuple[BomLine, ...] = ()
+    for index, (phase, plan, bom) in enumerate(zip(scenario.phases, plans, boms, strict=True)):
+        changes = bom_changes(previous_bom, bom)
+        added = tuple(change for change in changes if change.quantity > 0)
+        removed = tuple(change for change in changes if change.quantity < 0)
+        capex = capex_by_category_usd(
+            bom_totals_by_category_usd(added), scenario.finance.installation_share  # type: ignore[arg-type]
+        )
+        if scenario.finance.facility == "built":
+            capex["facility"] = _hall_usd(index, plans, scenario)
+        capex_usd = sum(capex.values())
+        cumulative += capex_usd
+        bought_usd += sum(change.extended_price_usd for change in added)
+        previous = plans[index - 1] if index else None
+        opex = phase_opex_by_category_usd_per_year(plan, bought_usd, scenario)
+        phases.append(PhaseResult(
+            name=phase.name,
+            start=phase.start,
+            years_from_first=(phase.start_date - firsts).days / DAYS_PER_YEAR,
+            gpus=plan.compute.gpus,
+            nodes=plan.compute.total_nodes,
+            racks=racks[index],
+            racks_added=racks[index] - (racks[index - 1] if index else 0),
+            it_kw=plan.power.it_kw,
+            facility_kw=plan.power.facility_kw,
+            fabric_tiers=compute_tiers(plan),
+            capex_usd=capex_usd,
+            capex_by_category_usd=capex,
+            cumulative_capex_usd=cumulative,
+            opex_usd_per_year=sum(opex.values()),
+            opex_by_category_usd_per_year=opex,
+            added=added,
+            removed=removed,
+            recabled_links=recabled_link_count(previous, plan) if scenario.growth == "per_phase" else 0,
+        ))
+        previous_bom = bom
+    cost, warnings = phased_cost(phases, final, scenario)
+    return dataclasses.replace(
+        final, phases=tuple(phases), cost=cost, warnings=final.warnings + warnings, inputs=scenario,
+    )
+
+
+def _hall_usd(index: int, plans: list, scenario: "ScenarioSpec") -> float:
+    """A built hall: for the final IT power at once (final), or the IT power each phase adds."""
+    rate = scenario.finance.build_usd_per_mw
+    if scenario.growth == "final":
+        return facility_build_usd(plans[-1].power.it_kw, rate) if index == 0 else 0.0
+    before = plans[index - 1].power.it_kw if index else 0.0
+    return facility_build_usd(max(plans[index].power.it_kw - before, 0.0), rate)
+
+
+def node_bound_counts(plan: "Plan") -> list[PartCount]:
+    """The parts of a design that come with its nodes (installed, spares left out): the compute
+    systems, and every compute fabric's leaves, optics and cables."""
+    counts = [PartCount("compute", line.sku, line.quantity - line.spares, line.length_m)
+              for line in plan.bom if line.category == "compute"]
+    for name, fabric in (plan.fabrics or {}).items():
+        if name in SITE_FABRICS:
+            continue
+        counts += [PartCount("network", tier.switch, tier.switches) for tier in fabric.tiers if tier.role == "leaf"]
+        counts += [PartCount("optics", part.sku, part.quantity) for part in fabric.transceiver_parts]
+        counts += [PartCount("cables", cable.cable, cable.count, cable.length_m) for cable in fabric.cables if cable.cable]
+    return counts
+
+
+def filled_in_boms(plans: list, catalog: "CatalogSnapshot", scenario: "ScenarioSpec") -> list[tuple[BomLine, ...]]:
+    """growth: final: each phase's bill of materials as bought so far: the final design's shared
+    parts in full; its node-bound parts (`node_bound_counts`): systems and leaves as the phase's
+    own design counts them (at most the final design's), cables and optics at ceil(final
+    quantity x nodes_k / final nodes). The last phase's is the final design's own."""
+    final = plans[-1]
+    node_bound = _summed(node_bound_counts(final))
+    shared = _summed([PartCount(line.category, line.sku, line.quantity - line.spares, line.length_m)
+                      for line in final.bom])
+    for key, quantity in node_bound.items():
+        shared[key] = shared.get(key, 0) - quantity
+    final_nodes = final.compute.total_nodes
+    boms = []
+    for plan in plans:
+        share = plan.compute.total_nodes / final_nodes
+        own = _summed(node_bound_counts(plan))
+        counts = [PartCount(category, sku, quantity, length_m)
+                  for (category, sku, length_m), quantity in shared.items() if quantity > 0]
+        for (category, sku, length_m), quantity in node_bound.items():
+            if category in COUNTED_BY_PHASE:
+                installed = min(own.get((category, sku, length_m), 0), quantity)
+            else:
+                installed = math.ceil(quantity * share - 1e-9)
+            counts.append(PartCount(category, sku, installed, length_m))
+        boms.append(bom_lines(counts, catalog, scenario.prices, scenario.finance.spares_percent))
+    return boms
+
+
+def _summed(counts: list[PartCount]) -> dict[tuple[str, str, float | None], int]:
+    totals: dict[tuple[str, str, float | None], int] = {}
+    for count in counts:
+        key = (count.category, count.sku, count.length_m)
+        totals[key] = totals.get(key, 0) + count.quantity
+    return totals
+
+
+def filled_in_racks(nodes: int, final: "Plan") -> int:
+    """The final floor filled in: the compute racks its nodes fill at the final design's systems
+    a rack, and every network, storage and management rack."""
+    racks = final.racks
+    return min(math.ceil(nodes / racks.nodes_per_rack), racks.compute) + racks.total - racks.compute
+
+
+def bom_changes(before: tuple[BomLine, ...], after: tuple[BomLine, ...]) -> tuple[BomChange, ...]:
+    """Every BOM line whose quantity changes from `before` to `after`, with the change, in the
+    order of `after` then the lines only `before` has."""
+    def key(line: BomLine):
+        return line.category, line.sku, line.length_m
+
+    old = {key(line): line for line in before}
+    new = {key(line): line for line in after}
+    changes = []
+    for line_key, line in {**new, **{k: v for k, v in old.items() if k not in new}}.items():
+        delta = (new[line_key].quantity if line_key in new else 0) - (old[line_key].quantity if line_key in old else 0)
+        if delta:
+            changes.append(BomChange(
+                category=line.category, sku=line.sku, description=line.description, quantity=delta,
+                unit_price_usd=line.unit_price_usd, extended_price_usd=delta * line.unit_price_usd,
+                length_m=line.length_m,
+            ))
+    return tuple(changes)
+
+
+def compute_tiers(plan: "Plan") -> dict[str, int]:
+    fabric = (plan.fabrics or {}).get("compute")
+    return {tier.role: tier.switches for tier in fabric.tiers} if fabric else {}
+
+
+def recabled_link_count(before: "Plan | None", after: "Plan") -> int:
+    """Links of the design `before` that must be unplugged and plugged again to reach `after`.
+
+    Rule, fabric by fabric: when the number of tiers changes (a one-tier fabric becoming two
+    tiers), every link of `before` moves: the leaves' ports are split anew between nodes and
+    uplinks. When only the switches of a tier above the leaves change, every switch-to-switch
+    link of `before` moves (each leaf's uplinks are striped over the spines anew). Otherwise
+    the links in place stay, and the new ones are only added.
+    """
+    if before is None:
+        return 0
+    moved = 0
+    for name, old in (before.fabrics or {}).items():
+        new = (after.fabrics or {}).get(name)
+        if new is None:
+            continue
+        roles = {tier.role for tier in old.tiers}
+        if len(old.tiers) != len(new.tiers):
+            moved += sum(link.count for link in old.links)
+        elif [tier.switches for tier in old.tiers[1:]] != [tier.switches for tier in new.tiers[1:]]:
+            moved += sum(link.count for link in old.links if link.from_ in roles)
+    return moved
+
+
+def phase_opex_by_category_usd_per_year(plan: "Plan", bought_usd: float, scenario: "ScenarioSpec") -> dict[str, float]:
+    """A phase's first-year opex rate: its own design's energy, colocation, staff and software,
+    and maintenance on the hardware bought so far."""
+    rates = dict(plan.cost.opex_by_category_usd_per_year)
+    rates["maintenance"] = scenario.finance.maintenance_share_per_year * bought_usd
+    return rates
+
+
+def phased_cost(phases: list[PhaseResult], final: "Plan", scenario: "ScenarioSpec"):
+    """The site's cost of ownership with each phase's capex paid on its start date.
+
+    Time t [years] runs from the first phase's start; the life is `finance.years` from there.
+    capex: each phase's on its date, present value capex_k / (1 + r)^t_k.
+    opex of year y (1..N): sum over phases of the phase's yearly rate x the share of year y
+    during which it is the site's latest phase, x (1 + e)^(y - 1); paid at the end of the year,
+    present value / (1 + r)^y, as the one-shot TCO does.
+    GPU-hours: each phase's GPUs x the hours it runs within the life.
+
+    The one-shot TCO buys the whole site at t = 0 and runs it in full from year 1; here later
+    phases' capex is discounted by their date and the opex of the first years is the smaller
+    sites', so both the TCO and its present value are lower, and the GPU-hours fewer.
+    """
+    finance = scenario.finance
+    years = finance.years
+    times = [phase.years_from_first for phase in phases] + [math.inf]
+    opex_by_year = []
+    gpu_hours = 0.0
+    for year in range(1, years + 1):
+        amount = 0.0
+        for index, phase in enumerate(phases):
+            share = max(0.0, min(times[index + 1], year) - max(times[index], year - 1))
+            amount += phase.opex_usd_per_year * share
+            gpu_hours += phase.gpus * HOURS_PER_YEAR * share
+        opex_by_year.append(amount * (1 + finance.escalation_per_year) ** (year - 1))
+    capex_usd = sum(phase.capex_usd for phase in phases)
+    capex_by_category: dict[str, float] = {}
+    bom_by_category: dict[str, float] = {}
+    for phase in phases:
+        for category, usd in phase.capex_by_category_usd.items():
+            capex_by_category[category] = capex_by_category.get(category, 0.0) + usd
+        for category, usd in bom_totals_by_category_usd(phase.added).items():  # type: ignore[arg-type]
+            bom_by_category[category] = bom_by_category.get(category, 0.0) + usd
+    rate = finance.discount_rate
+    present_value = sum(phase.capex_usd / (1 + rate) ** phase.years_from_first for phase in phases)
+    present_value += sum(amount / (1 + rate) ** year for year, amount in enumerate(opex_by_year, start=1))
+    tco_usd = capex_usd + sum(opex_by_year)
+    one_shot = final.cost
+    per_gpu_hour = tco_usd / gpu_hours if gpu_hours else 0.0
+    warnings = []
+    late = [phase.name for phase in phases if phase.years_from_first >= years]
+    if late:
+        warnings.append(
+            f"The phases {', '.join(late)} start after the {years}-year life the TCO covers (from the first "
+            f"phase's start): their capex is counted, their operation is not."
+        )
+    cost = dataclasses.replace(
+        one_shot,
+        bom_usd_by_category=bom_by_category,
+        bom_total_usd=sum(bom_by_category.values()),
+        capex_usd=capex_usd,
+        capex_by_category_usd=capex_by_category,
+        opex_usd_per_year=opex_by_year[0],
+        opex_by_category_usd_per_year=_first_year_by_category(phases),
+        opex_usd_by_year=tuple(opex_by_year),
+        tco_usd=tco_usd,
+        tco_present_value_usd=present_value,
+        gpu_hours=gpu_hours,
+        usd_per_gpu_hour=per_gpu_hour,
+        usd_per_useful_gpu_hour=_scaled(one_shot.usd_per_useful_gpu_hour, per_gpu_hour, one_shot.usd_per_gpu_hour),
+        usd_per_pflop_hour=_scaled(one_shot.usd_per_pflop_hour, per_gpu_hour, one_shot.usd_per_gpu_hour),
+    )
+    return cost, tuple(warnings)
+
+
+def _first_year_by_category(phases: list[PhaseResult]) -> dict[str, float]:
+    """Year 1's opex by category: each phase's rates x the share of year 1 it runs."""
+    times = [phase.years_from_first for phase in phases] + [math.inf]
+    totals: dict[str, float] = {}
+    for index, phase in enumerate(phases):
+        share = max(0.0, min(times[index + 1], 1) - max(times[index], 0))
+        for category, usd in phase.opex_by_category_usd_per_year.items():
+            totals[category] = totals.get(category, 0.0) + usd * share
+    return totals
+
+
+def _scaled(one_shot_value: float | None, per_gpu_hour: float, one_shot_per_gpu_hour: float) -> float | None:
+    """A cost per unit of work that the one-shot plan derives from its cost per GPU-hour (by the
+    goodput, by the PFLOP/s per GPU), derived the same way from the phased cost per GPU-hour."""
+    if one_shot_value is None or not one_shot_per_gpu_hour:
+        return None
+    return one_shot_value * per_gpu_hour / one_shot_per_gpu_hour
