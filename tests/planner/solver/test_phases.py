@@ -6,11 +6,13 @@ import math
 from pathlib import Path
 
 import pytest
+import yaml
 
 from planner.solver.documents import parse_document
 from planner.solver.pipeline import plan_scenario
 
-EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "three-phase-expansion.yaml"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+EXAMPLE = EXAMPLES / "three-phase-expansion.yaml"
 DGX_H100_USD = 270_000.0
 QM9700_USD = 40_000.0
 INSTALLATION_SHARE = 0.05
@@ -192,3 +194,21 @@ def test_a_two_pool_site_built_in_phases(catalog):
     # 256 / 8 = 32 training systems and no serving pool; then 128 + 32 systems.
     assert (pilot.gpus, pilot.nodes) == (256, 32)
     assert (production.gpus, production.nodes) == (1024 + 256, 128 + 32)
+
+
+def test_the_slurm_cluster_grows_from_one_to_three_tiers(catalog):
+    document = yaml.safe_load((EXAMPLES / "slurm-cluster-128-to-10k.yaml").read_text())
+    phases = plan_scenario(document, catalog).to_dict()["phases"]
+    # hgx-h800: 8 GPUs and 8 x 400G rails. QM9700: 64 ports, 32 down and 32 up at 1:1.
+    # 128 GPUs = 16 nodes: a leaf a rail (16 down, 16 up) = 8 leaves; 8 x 16 uplinks / 64 = 2 spines.
+    # 2,048 GPUs = 256 nodes = 2,048 rail ports / 32 = 64 leaves; 2,048 uplinks / 64 = 32 spines.
+    # 10,240 GPUs = 1,280 nodes = 10,240 ports: past 2,048 a third tier; 10,240 / 32 = 320 leaves.
+    assert [(phase["gpus"], phase["nodes"]) for phase in phases] == [(128, 16), (2048, 256), (10240, 1280)]
+    assert phases[0]["fabric_tiers"] == {"leaf": 8, "spine": 2}
+    assert phases[1]["fabric_tiers"] == {"leaf": 64, "spine": 32}
+    assert set(phases[2]["fabric_tiers"]) == {"leaf", "spine", "core"} and phases[2]["fabric_tiers"]["leaf"] == 320
+    # Growing the spine tier re-stripes every leaf uplink of the phase before: at least the
+    # compute fabric's 8 x 16 = 128; a third tier moves every link of the phase before.
+    assert phases[1]["recabled_links"] >= 128
+    assert phases[2]["recabled_links"] >= 256 * 8 + 64 * 32
+    assert all(later["capex_usd"] > 0 for later in phases)
