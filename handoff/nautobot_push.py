@@ -7,7 +7,9 @@ location: rack groups, racks, devices, interfaces, power panels and feeds, cable
 place and reported as left over, never deleted: the data-centre team decides.
 """
 
+import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,10 +29,14 @@ from handoff.solver.nautobot import (
     resolve,
 )
 
-CHUNK = 500
-"""Objects a bulk request writes: a POST of 500 devices (each with its templates' interfaces)
-stays well under a web worker's timeout."""
-TIMEOUT_S = 120
+CHUNK = 200
+"""Objects a bulk request writes. Nautobot traces each new cable's path as it saves it (about
+0.1 to 0.3 s a cable on a busy 2-core machine): 200 cables stay under a web worker's timeout."""
+PARALLEL_REQUESTS = 4
+"""Bulk requests of one kind in flight at once (Nautobot serves them on its workers)."""
+TIMEOUT_S = 300
+PAGE = 1000
+"""Objects a read asks for at a time: Nautobot's default MAX_PAGE_SIZE."""
 ENDPOINTS = {
     "statuses": ("extras", "statuses"), "location_types": ("dcim", "location_types"),
     "locations": ("dcim", "locations"), "manufacturers": ("dcim", "manufacturers"),
@@ -127,17 +133,23 @@ class NautobotPush:
         resolved = {key: resolve(fields, self.ids) for key, fields in wanted.items()}
         changes: Changes = diff(resolved, existing, FIXED_FIELDS.get(kind, ()))
         endpoint = self.endpoint(kind)
-        for chunk in _chunks(changes.create):
-            tags = {"tags": [self.tag_id]} if kind in TAGGED else {}
-            payload = [{**fields, **tags} for _, fields in chunk]
-            created = _as_list(endpoint.create(payload))
-            for (key, _), record in zip(chunk, created, strict=True):
+        tags = {"tags": [self.tag_id]} if kind in TAGGED else {}
+        creates = [[{**_set(fields), **tags} for _, fields in chunk] for chunk in _chunks(changes.create)]
+        for chunk, created in zip(_chunks(changes.create), self._in_parallel(endpoint.create, creates), strict=True):
+            for (key, _), record in zip(chunk, _as_list(created), strict=True):
                 self.ids[kind][key] = record.id
-        for chunk in _chunks(changes.update):
-            endpoint.update([{"id": object_id, **fields} for object_id, _, fields in chunk])
+        updates = [[{"id": object_id, **fields} for object_id, _, fields in chunk] for chunk in _chunks(changes.update)]
+        list(self._in_parallel(endpoint.update, updates))
         self.keys[kind] = {object_id: key for key, object_id in self.ids[kind].items()}
         left_over = 0 if kind in SHARED_KINDS else len(changes.left_over)
         return KindSummary(len(changes.create), len(changes.update), changes.unchanged, left_over)
+
+    def _in_parallel(self, send: Callable[[list], Any], payloads: list[list]) -> list:
+        """Each payload's answer, in order, `PARALLEL_REQUESTS` requests at a time."""
+        if len(payloads) <= 1:
+            return [send(payload) for payload in payloads]
+        with ThreadPoolExecutor(PARALLEL_REQUESTS) as pool:
+            return list(pool.map(send, payloads))
 
     # -- reading what exists --------------------------------------------------------------------
 
@@ -156,18 +168,20 @@ class NautobotPush:
         location_id = self.ids["locations"].get((desired.location,))
         names = sorted({key[-1] for key in desired.objects[kind]})
         if kind in ("statuses", "location_types", "manufacturers", "roles", "locations"):
-            return endpoint.filter(name=names) if names else []
+            return endpoint.filter(name=names, limit=PAGE) if names else []
         if kind == "device_types":
-            return endpoint.filter(model=names) if names else []
+            return endpoint.filter(model=names, limit=PAGE) if names else []
         if kind in ("interface_templates", "power_port_templates"):
             type_ids = list(self.ids["device_types"].values())
-            return endpoint.filter(device_type=type_ids) if type_ids else []
+            return endpoint.filter(device_type=type_ids, limit=PAGE) if type_ids else []
         if kind == "power_feeds":
             panel_ids = list(self.ids["power_panels"].values())
-            return endpoint.filter(power_panel=panel_ids) if panel_ids else []
+            return endpoint.filter(power_panel=panel_ids, limit=PAGE) if panel_ids else []
         if location_id is None:
             return []
-        return endpoint.filter(location=location_id)
+        if kind == "cables":
+            return endpoint.filter(location_id=location_id, limit=PAGE)
+        return endpoint.filter(location=location_id, limit=PAGE)
 
     def _key(self, kind: str, fields: dict, location: str) -> tuple | None:
         name = fields.get("name")
@@ -198,10 +212,15 @@ def _name_of(keys: dict[Any, tuple], object_id: Any) -> tuple | None:
 
 
 TAGGED = {"cables": "dcim.cable", "devices": "dcim.device", "device_types": "dcim.devicetype",
-          "interfaces": "dcim.interface", "locations": "dcim.location", "manufacturers": "dcim.manufacturer",
-          "power_feeds": "dcim.powerfeed", "power_panels": "dcim.powerpanel", "racks": "dcim.rack",
-          "rack_groups": "dcim.rackgroup"}
-"""The kinds the push tags, with their content types (templates, roles and statuses are shared)."""
+          "interfaces": "dcim.interface", "locations": "dcim.location",
+          "power_feeds": "dcim.powerfeed", "power_panels": "dcim.powerpanel", "racks": "dcim.rack"}
+"""The kinds the push tags, with their content types (Nautobot tags its "primary" models;
+manufacturers, rack groups, roles, statuses and templates it does not)."""
+
+
+def _set(fields: dict) -> dict:
+    """The fields a new object is given: those with a value (a PDU has no position or face)."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def _chunks(items: list) -> Iterable[list]:
@@ -220,6 +239,20 @@ def _with_timeout(request):
     return send
 
 
+def _refusals(text: str) -> str:
+    """A bulk request's answer lists one error object per object sent, empty for those it took:
+    the first few that are not empty, by their place in the request."""
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        return text[:500]
+    if not isinstance(answer, list):
+        return json.dumps(answer)[:1500]
+    refused = [f"object {at}: {json.dumps(item)}" for at, item in enumerate(answer) if item]
+    more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
+    return "; ".join(refused[:5]) + more
+
+
 def _request_error(error: pynautobot.RequestError, url: str) -> str:
     status = getattr(error.req, "status_code", None)
     if status in (401, 403):
@@ -227,7 +260,7 @@ def _request_error(error: pynautobot.RequestError, url: str) -> str:
     if status == 404:
         return f"{error.base} is not a Nautobot API: check the URL ({url})"
     if status == 400:
-        return f"Nautobot refused the objects (HTTP 400) at {error.base}: {error.error[:1500]}"
+        return f"Nautobot refused the objects (HTTP 400) at {error.base}: {_refusals(error.error)}"
     return f"Nautobot answered HTTP {status} at {error.base}: {error.error[:500]}"
 
 

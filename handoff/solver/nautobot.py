@@ -46,6 +46,9 @@ STATUS_CONTENT_TYPES = ("dcim.cable", "dcim.device", "dcim.interface", "dcim.loc
 DEVICE_ROLE_CONTENT_TYPES = ("dcim.device",)
 RACK_ROLE_CONTENT_TYPES = ("dcim.rack",)
 INTERFACE_OBJECT = "dcim.interface"
+MAX_DRAW_LIMIT_W = 32_767
+"""Nautobot keeps a power port's maximum draw in a small integer: a larger draw (a 3-phase
+PDU's 33 kW) is left unset rather than written wrong."""
 
 KINDS = ("statuses", "location_types", "locations", "manufacturers", "device_types", "interface_templates",
          "power_port_templates", "roles", "rack_groups", "racks", "devices", "interfaces", "power_panels",
@@ -148,7 +151,7 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
         for port in data.get("power-ports", []):
             desired.add("power_port_templates", (*type_key, port["name"]), {
                 "device_type": type_ref, "name": port["name"], "type": port["type"],
-                "maximum_draw": port["maximum_draw"],
+                "maximum_draw": port["maximum_draw"] if port["maximum_draw"] <= MAX_DRAW_LIMIT_W else None,
             })
         interfaces_of[part.slug] = data["interfaces"]
 
@@ -196,12 +199,24 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
         })
 
     for a_device, _, a_port, b_device, _, b_port, kind, _, label, length, unit in cables:
+        length, unit = whole_length(length, unit)
         desired.add("cables", cable_key((a_device, a_port), (b_device, b_port)), {
             "termination_a_type": INTERFACE_OBJECT, "termination_a_id": Ref("interfaces", (a_device, a_port)),
             "termination_b_type": INTERFACE_OBJECT, "termination_b_id": Ref("interfaces", (b_device, b_port)),
             "type": kind, "status": status, "label": label, "length": length, "length_unit": unit,
         })
     return desired
+
+
+def whole_length(length: Any, unit: str) -> tuple[int | None, str]:
+    """Nautobot keeps a cable's length as a whole number: metres when the length is whole,
+    centimetres otherwise (2.5 m -> 250 cm)."""
+    if length in (None, ""):
+        return None, unit
+    metres = Decimal(str(length))
+    if unit == "m" and metres != metres.to_integral_value():
+        return int((metres * 100).to_integral_value()), "cm"
+    return int(metres.to_integral_value()), unit
 
 
 def cable_key(end_a: tuple[str, str], end_b: tuple[str, str]) -> tuple:

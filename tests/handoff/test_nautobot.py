@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from handoff.formats import netbox_bundle
-from handoff.solver.nautobot import KINDS, Ref, cable_key, desired_objects, diff, resolve, same_value
+from handoff.solver.nautobot import KINDS, Ref, cable_key, desired_objects, diff, resolve, same_value, whole_length
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +43,9 @@ def test_objects_are_the_netbox_bundles(desired_4su, plan_4su, catalog):
     for row in cables:
         fields = desired_4su.objects["cables"][cable_key((row["side_a_device"], row["side_a_name"]),
                                                          (row["side_b_device"], row["side_b_name"]))]
-        assert (fields["type"], fields["label"], fields["length_unit"]) == (row["type"], row["label"], row["length_unit"])
-        assert Decimal(str(fields["length"])) == Decimal(row["length"])
+        assert (fields["type"], fields["label"]) == (row["type"], row["label"])
+        scale = {"m": 1, "cm": Decimal("0.01")}[fields["length_unit"]]
+        assert row["length_unit"] == "m" and fields["length"] * scale == Decimal(row["length"])
 
 
 def test_every_reference_names_an_object_of_the_plan(desired_4su):
@@ -109,6 +110,13 @@ def test_a_second_diff_of_what_the_first_made_changes_nothing(desired_4su):
         changes = diff(resolved, existing)
         assert (changes.create, changes.update, changes.left_over) == ([], [], [])
         assert changes.unchanged == len(objects)
+
+
+@pytest.mark.parametrize(("length", "unit", "whole"), [
+    (3.0, "m", (3, "m")), (2.5, "m", (250, "cm")), ("1.25", "m", (125, "cm")), ("", "m", (None, "m")),
+])
+def test_lengths_are_whole_numbers(length, unit, whole):
+    assert whole_length(length, unit) == whole
 
 
 @pytest.mark.parametrize(("want", "have", "same"), [

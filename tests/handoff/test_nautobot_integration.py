@@ -57,7 +57,7 @@ def test_push_then_push_again_then_edit(catalog):
     assert (again.total("created"), again.total("updated")) == (0, 0), again.lines()
     assert nautobot_counts() == plan_counts(plan, catalog)
 
-    bigger = one_su_plan(catalog, nodes=64)
+    bigger = one_su_plan(catalog, nodes=36)
     edited = push_plan(bigger, catalog, URL, TOKEN, LOCATION)
     assert edited.kinds["devices"].created > 0
     assert nautobot_counts() == plan_counts(bigger, catalog)
