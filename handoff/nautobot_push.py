@@ -3,8 +3,10 @@ the plan's objects (handoff/solver/nautobot.py) and write the changes kind by ki
 requests (a list in one POST or PATCH, `CHUNK` objects at a time).
 
 Objects are created with the `capacity-planner` tag. Objects the plan no longer has (in its
-location: rack groups, racks, devices, interfaces, power panels and feeds, cables) are left in
-place and reported as left over, never deleted: the data-centre team decides.
+location: rack groups, racks, devices, interfaces, power panels and feeds, cables) are kept and
+reported as left over: the data-centre team decides. A left-over device only leaves its rack
+units (position cleared, still in its rack), which a device of the plan may need; a left-over
+cable the planner made (tagged) is deleted, since its interfaces may be cabled anew.
 """
 
 import json
@@ -59,6 +61,7 @@ class KindSummary:
     updated: int = 0
     unchanged: int = 0
     left_over: int = 0
+    deleted: int = 0
 
 
 @dataclass
@@ -68,7 +71,8 @@ class PushSummary:
 
     def lines(self) -> list[str]:
         lines = [f"{kind}: {s.created} created, {s.updated} updated, {s.unchanged} unchanged"
-                 + (f", {s.left_over} left over (not in the plan; left in place)" if s.left_over else "")
+                 + (f", {s.deleted} deleted (the planner's, ends changed)" if s.deleted else "")
+                 + (f", {s.left_over} left over (not in the plan; kept)" if s.left_over else "")
                  for kind, s in self.kinds.items()]
         return [*lines, f"pushed in {self.seconds:.1f} s"]
 
@@ -133,6 +137,15 @@ class NautobotPush:
         resolved = {key: resolve(fields, self.ids) for key, fields in wanted.items()}
         changes: Changes = diff(resolved, existing, FIXED_FIELDS.get(kind, ()))
         endpoint = self.endpoint(kind)
+        if kind == "devices":
+            self._make_room(changes, existing, resolved)
+        deleted = 0
+        if kind == "cables":
+            # A cable the planner made whose ends the plan changed would hold its interfaces.
+            ours = [existing[key][0] for key in changes.left_over if self.tag_id in (existing[key][1].get("tags") or ())]
+            for chunk in _chunks(ours):
+                endpoint.delete(chunk)
+            deleted = len(ours)
         tags = {"tags": [self.tag_id]} if kind in TAGGED else {}
         creates = [[{**_set(fields), **tags} for _, fields in chunk] for chunk in _chunks(changes.create)]
         for chunk, created in zip(_chunks(changes.create), self._in_parallel(endpoint.create, creates), strict=True):
@@ -141,8 +154,22 @@ class NautobotPush:
         updates = [[{"id": object_id, **fields} for object_id, _, fields in chunk] for chunk in _chunks(changes.update)]
         list(self._in_parallel(endpoint.update, updates))
         self.keys[kind] = {object_id: key for key, object_id in self.ids[kind].items()}
-        left_over = 0 if kind in SHARED_KINDS else len(changes.left_over)
-        return KindSummary(len(changes.create), len(changes.update), changes.unchanged, left_over)
+        left_over = 0 if kind in SHARED_KINDS else len(changes.left_over) - deleted
+        return KindSummary(len(changes.create), len(changes.update), changes.unchanged, left_over, deleted)
+
+    def _make_room(self, changes: Changes, existing: dict, resolved: dict) -> None:
+        """Take out of their rack units, first, the devices that move and the left-over devices
+        (kept, unracked): a device of the plan may go where one of them stood. A moving device
+        is then given its rack, position and face together."""
+        place = ("rack", "position", "face")
+        moving = [(object_id, key, changed) for object_id, key, changed in changes.update
+                  if any(name in changed for name in place)]
+        for object_id, key, changed in moving:
+            changed.update({name: resolved[key][name] for name in place})
+        freed = [object_id for object_id, _, _ in moving]
+        freed += [existing[key][0] for key in changes.left_over if existing[key][1].get("position")]
+        payloads = [[{"id": object_id, "position": None, "face": ""} for object_id in chunk] for chunk in _chunks(freed)]
+        list(self._in_parallel(self.endpoint("devices").update, payloads))
 
     def _in_parallel(self, send: Callable[[list], Any], payloads: list[list]) -> list:
         """Each payload's answer, in order, `PARALLEL_REQUESTS` requests at a time."""

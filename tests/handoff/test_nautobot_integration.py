@@ -17,7 +17,8 @@ from tests.handoff.conftest import example_document
 URL = os.environ.get("NAUTOBOT_URL", "")
 TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
 REQUIRED = os.environ.get("NAUTOBOT_REQUIRED", "") not in ("", "0")
-LOCATION = "planner integration"
+LOCATION = f"planner integration {os.getpid()}"
+"""A location of its own each run: a Nautobot kept between runs starts empty there."""
 
 pytestmark = [
     pytest.mark.nautobot,
@@ -26,7 +27,7 @@ pytestmark = [
 ]
 
 
-def one_su_plan(catalog, nodes: int = 32):
+def one_su_plan(catalog, nodes: int = 16):
     document = example_document("dgx-h100-4su.yaml")
     document["name"] = LOCATION
     document["compute"]["nodes"] = nodes
@@ -36,8 +37,8 @@ def one_su_plan(catalog, nodes: int = 32):
 def nautobot_counts() -> dict[str, int]:
     api = pynautobot.api(URL, token=TOKEN)
     location = api.dcim.locations.get(name=LOCATION)
-    return {kind: getattr(api.dcim, kind).count(location=location.id)
-            for kind in ("racks", "devices", "interfaces", "cables")}
+    counts = {kind: getattr(api.dcim, kind).count(location=location.id) for kind in ("racks", "devices", "interfaces")}
+    return {**counts, "cables": api.dcim.cables.count(location_id=location.id)}
 
 
 def plan_counts(plan, catalog) -> dict[str, int]:
@@ -57,7 +58,7 @@ def test_push_then_push_again_then_edit(catalog):
     assert (again.total("created"), again.total("updated")) == (0, 0), again.lines()
     assert nautobot_counts() == plan_counts(plan, catalog)
 
-    bigger = one_su_plan(catalog, nodes=36)
+    bigger = one_su_plan(catalog, nodes=20)
     edited = push_plan(bigger, catalog, URL, TOKEN, LOCATION)
     assert edited.kinds["devices"].created > 0
     assert nautobot_counts() == plan_counts(bigger, catalog)
