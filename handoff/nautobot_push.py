@@ -6,7 +6,8 @@ Objects are created with the `capacity-planner` tag. Objects the plan no longer 
 location: rack groups, racks, devices, interfaces, power panels and feeds, cables) are kept and
 reported as left over: the data-centre team decides. A left-over device only leaves its rack
 units (position cleared, still in its rack), which a device of the plan may need; a left-over
-cable the planner made (tagged) is deleted, since its interfaces may be cabled anew.
+cable on an interface the plan cables anew is deleted (an interface takes one cable). Nautobot
+3.2 does not keep the tag of a cable made through the API.
 """
 
 import json
@@ -71,7 +72,7 @@ class PushSummary:
 
     def lines(self) -> list[str]:
         lines = [f"{kind}: {s.created} created, {s.updated} updated, {s.unchanged} unchanged"
-                 + (f", {s.deleted} deleted (the planner's, ends changed)" if s.deleted else "")
+                 + (f", {s.deleted} deleted (their interfaces are cabled anew)" if s.deleted else "")
                  + (f", {s.left_over} left over (not in the plan; kept)" if s.left_over else "")
                  for kind, s in self.kinds.items()]
         return [*lines, f"pushed in {self.seconds:.1f} s"]
@@ -141,11 +142,13 @@ class NautobotPush:
             self._make_room(changes, existing, resolved)
         deleted = 0
         if kind == "cables":
-            # A cable the planner made whose ends the plan changed would hold its interfaces.
-            ours = [existing[key][0] for key in changes.left_over if self.tag_id in (existing[key][1].get("tags") or ())]
-            for chunk in _chunks(ours):
+            # An interface takes one cable: a left-over cable on an interface the plan cables anew goes.
+            ends = {fields[f"termination_{side}_id"] for _, fields in changes.create for side in "ab"}
+            blocking = [existing[key][0] for key in changes.left_over
+                        if {existing[key][1].get("termination_a_id"), existing[key][1].get("termination_b_id")} & ends]
+            for chunk in _chunks(blocking):
                 endpoint.delete(chunk)
-            deleted = len(ours)
+            deleted = len(blocking)
         tags = {"tags": [self.tag_id]} if kind in TAGGED else {}
         creates = [[{**_set(fields), **tags} for _, fields in chunk] for chunk in _chunks(changes.create)]
         for chunk, created in zip(_chunks(changes.create), self._in_parallel(endpoint.create, creates), strict=True):
