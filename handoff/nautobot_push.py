@@ -12,8 +12,8 @@ cable on an interface the plan cables anew is deleted (an interface takes one ca
 
 import json
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 

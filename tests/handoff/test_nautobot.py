@@ -9,7 +9,16 @@ from decimal import Decimal
 import pytest
 
 from handoff.formats import netbox_bundle
-from handoff.solver.nautobot import KINDS, Ref, cable_key, desired_objects, diff, resolve, same_value, whole_length
+from handoff.solver.nautobot import (
+    KINDS,
+    Ref,
+    cable_key,
+    desired_objects,
+    diff,
+    resolve,
+    same_value,
+    whole_length,
+)
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +84,8 @@ def test_racks_are_grouped_by_row_and_statuses_allow_what_they_mark(desired_4su)
 
 
 def test_more_nodes_mean_more_devices_and_cables(plan_4su, catalog, desired_4su):
-    from tests.handoff.conftest import example_document
     from planner.solver.pipeline import plan_scenario
+    from tests.handoff.conftest import example_document
     document = example_document("dgx-h100-4su.yaml")
     document["compute"]["nodes"] = 32
     smaller = desired_objects(plan_scenario(document, catalog), catalog)
