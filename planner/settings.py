@@ -179,7 +179,11 @@ WHITENOISE_USE_FINDERS = True
 # kept, and the exports that run as jobs: cabling plans of more cables than a request streams in
 # a few seconds (about 50,000 rows a second on a busy 2-core machine).
 JOBS_DIR = VAR_DIR / "jobs"
-JOB_KINDS = {"plan_export": "planner.export_jobs.plan_export_job", "sweep": "sweeps.jobs.sweep_job"}
+JOB_KINDS = {"plan_export": "planner.export_jobs.plan_export_job", "sweep": "sweeps.jobs.sweep_job",
+             "nautobot_push": "planner.nautobot_push_views.nautobot_push_job"}
+# The Nautobot the dashboard's "Push to Nautobot" button pushes to (hidden when either is unset).
+NAUTOBOT_URL = os.environ.get("NAUTOBOT_URL", "")
+NAUTOBOT_TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
 # Processes a sweep job plans on (a Dask cluster instead when DASK_SCHEDULER_ADDRESS is set).
 SWEEP_JOB_WORKERS = int(os.environ.get("PLANNER_SWEEP_JOB_WORKERS", 1))
 JOB_RESULT_TTL_S = 24 * 60 * 60

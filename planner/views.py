@@ -21,6 +21,7 @@ from planner.editor import document_as_yaml
 from planner.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from planner.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from planner.exports import export_available
+from planner.nautobot_push_views import nautobot_push_available
 from planner.forms import (
     MAX_COMPARED,
     MIN_COMPARED,
@@ -286,6 +287,7 @@ def scenario_detail(request, pk):
             plan=data,
             figures=key_figures(data),
             exports=_api_exports(scenario, plan),
+            nautobot_push=nautobot_push_available(request.user),
         )
         charts = dashboard.plan_figures(data, spec, catalog)
         if data.get("phases"):

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from planner import editor_views, views
+from planner import editor_views, nautobot_push_views, views
 
 app_name = "workspace"
 
@@ -32,5 +32,7 @@ urlpatterns = [
         views.scenario_export_job,
         name="scenario-export-job",
     ),
+    path("scenarios/<int:pk>/push-nautobot/", nautobot_push_views.scenario_push_nautobot,
+         name="scenario-push-nautobot"),
     path("compare/", views.scenario_compare, name="scenario-compare"),
 ]
