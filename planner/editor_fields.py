@@ -13,6 +13,7 @@ from typing import Any, get_args, get_origin
 from planner.editor_choices import CatalogPick, catalog_pick, help_in_form
 from planner.editor_labels import field_label, humanize, in_sentence, section_title
 from planner.editor_paths import dom_id
+from planner.editor_sizes import is_sizes_section, read_sizes, sizes_text
 from planner.editor_values import (
     convert_text,
     display_value,
@@ -54,7 +55,8 @@ class EditorField:
     label: str
     widget: str
     """text, number, select, choice_text (text with suggestions), checkbox, checkboxes (a list
-    of choices), number_list (whole numbers separated by commas) or rows (price quotes)."""
+    of choices), number_list (whole numbers separated by commas), sizes (a mapping of small
+    sections on one line: planner/editor_sizes.py) or rows (price quotes)."""
     annotation: Any
     default: Any
     required: bool
@@ -112,6 +114,8 @@ class EditorField:
 
     def shown(self, value: Any) -> str:
         """A document value as the input shows it: percent for a fraction, a choice's words."""
+        if self.widget == "sizes":
+            return sizes_text(value, get_args(self.annotation)[1])
         if self.widget == "number_list" and isinstance(value, (list, tuple)):
             return ", ".join(display_value(item) for item in value)
         if self.fraction and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -129,6 +133,8 @@ class EditorField:
         """Posted text as the document value; InputError names what is wrong with it."""
         if self.widget == "number_list":
             return read_number_list(text)
+        if self.widget == "sizes":
+            return read_sizes(text, get_args(self.annotation)[1])
         value = convert_text(text, self.annotation, percent=self.percent, fraction=self.fraction)
         if self.fraction and isinstance(value, float):
             low, high = self.bounds
@@ -304,6 +310,8 @@ def editor_field_of(
         "help": info.help,
     }
     if origin is dict:
+        if is_sizes_section(get_args(annotation)[1]):
+            return EditorField(widget="sizes", **common)
         value_kinds, _ = scalar_kinds(get_args(annotation)[1])
         if not value_kinds <= {int, float, str}:
             return None

@@ -43,6 +43,8 @@ LIST_HELP = {
 """Help of a list in the form, where the spec's (written for the document) says less."""
 
 ROW_LABELS = {
+    "phases[].pools": "Pool sizes at the end of the phase",
+    "phases[].storage": "Storage tier sizes",
     "storage.tiers[].system": "Storage system",
     "storage.tiers[].other_tb": "Other data",
     "storage.tiers[].systems": "Fixed number of systems",
@@ -73,6 +75,11 @@ CHOICE_LABELS = {
 """Words of a row input's choices where the key's words are not what architects say."""
 
 ROW_HELP = {
+    "phases[].pools": "Each pool built by the end of the phase and its size, in the unit the pool is given in "
+    "(GPUs or systems): e.g. training: 256 GPUs; serving: 4 systems. Write the compute section's pool as compute. "
+    "A pool left out is not built yet.",
+    "phases[].storage": "Storage tiers resized by the end of the phase, by name: e.g. datasets: 800 TB; "
+    "burst-buffer: 4 systems. A tier left out keeps the scenario's size.",
     "compute.nics[].role": "The network these ports connect to.",
     "components.systems[].nics[].role": "The network these ports connect to.",
     "compute.nics[].ports_per_cage": "2 where two ports share a cage and its module (twin-port OSFP).",
