@@ -35,4 +35,5 @@ urlpatterns = [
     path("scenarios/<int:pk>/push-nautobot/", nautobot_push_views.scenario_push_nautobot,
          name="scenario-push-nautobot"),
     path("compare/", views.scenario_compare, name="scenario-compare"),
+    path("scenarios/<int:pk>/compare-phases/", views.scenario_compare_phases, name="scenario-compare-phases"),
 ]

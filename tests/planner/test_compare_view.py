@@ -168,3 +168,22 @@ def test_a_range_in_a_grouped_warning_is_never_broken(catalog):
     sections = dashboard.plan_sections(plan_document(EXAMPLE, catalog).to_dict())
     (line,) = dashboard.warning_lines([f"The cables run {metres} m." for metres in (3, 17)], sections)
     assert line.text == "The cables run 3–\u206017 m."
+
+
+def test_the_phases_of_one_scenario_are_compared_side_by_side(ada_client, user):
+    phased = scenario_create(owner=user, document=yaml.safe_load((EXAMPLES / "three-phase-expansion.yaml").read_text()))
+    url = reverse("workspace:scenario-compare-phases", args=[phased.pk])
+    response = ada_client.get(url + "?ref=1")
+    assert response.status_code == 200
+    assert [column.name for column, _, _ in response.context["columns"]] == [
+        "validation (2026-03-01)", "pre-production (2026-09-01)", "production (2027-06-01)"]
+    assert response.context["reference"] == 1
+    # Each phase is the design of its own size: 25, 100 and 238 DGX H100 of 8 GPUs.
+    assert [cell.text for cell in rows_of(response)["Totals", "GPUs"]] == ["200", "800", "1,904"]
+    assert len(response.context["diffs"]) == 2
+    assert url.encode() in ada_client.get(reverse("workspace:scenario-detail", args=[phased.pk])).content
+    # A scenario without phases has none to compare: the scenario comparison, with it chosen.
+    single = scenario_create(owner=user, document=sized(16, "Pilot"))
+    response = ada_client.get(reverse("workspace:scenario-compare-phases", args=[single.pk]))
+    assert response.status_code == 302 and f"ids={single.pk}" in response["Location"]
+    assert ada_client.get(url + "?ref=x").status_code == 200
