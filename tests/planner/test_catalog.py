@@ -14,7 +14,7 @@ from planner.models import System
 REQUIRED_SLUGS = {
     "systems": {
         "dgx-h100", "dgx-h200", "dgx-b200", "dgx-b300", "gb200-nvl72", "hgx-h100", "mi300x-8",
-        "hgx-a100", "hgx-h800", "l40s-8",
+        "hgx-a100", "hgx-h800", "hgx-h20", "l40s-8",
     },
     "switches": {"qm9700", "q3400", "sn5600", "sn2201", "th5-64x800", "sn4600c"},
     "transceivers": {"qsfp56-200g-sr4", "qsfp28-100g-sr4", "sfp28-25g-sr", "sfp-plus-10g-sr"},
@@ -144,3 +144,22 @@ def test_every_app_owns_its_catalog_files():
     owners = {source.model.split(".")[0] for source in catalog_sources()}
     assert owners == {"planner", "fabric", "power", "storage"}
     assert all(source.file().exists() for source in catalog_sources())
+
+
+def test_the_h20_server_plans_with_its_gpu_figures(catalog):
+    """H20 (press-reported 2023-11): 96 GB, 4.0 TB/s, 148 dense BF16; server 10.2 - 8 x 0.3 kW."""
+    from planner.solver.pipeline import plan_scenario
+
+    h20 = catalog.systems["hgx-h20"]
+    assert (h20.gpu_memory_gb, h20.hbm_tb_per_s, h20.dense_bf16_tflops_per_gpu) == (96, 4.0, 148)
+    assert h20.power_kw == pytest.approx(10.2 - 8 * (0.700 - 0.400))
+    scenario = {
+        "name": "hgx-h20 check", "compute": {"system": "hgx-h20", "nodes": 16},
+        "racks": {"power_budget_kw": 41, "usable_u": 42, "cooling": "air"},
+        "fabrics": {"compute": {"switch": "qm9700", "topology": "fat_tree", "tiers": 2}},
+    }
+    plan = plan_scenario(scenario, catalog).to_dict()
+    # per rack: floor(41 kW / 7.8 kW) = 5 and floor(42U / 8U) = 5 servers; 16 nodes = 5 + 5 + 5 + 1
+    racks = plan["racks"]
+    assert (racks["nodes_per_rack"], racks["compute"], racks["nodes_in_last_rack"]) == (5, 4, 1)
+    assert racks["compute_rack_it_kw"] == pytest.approx(5 * 7.8)
