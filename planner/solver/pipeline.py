@@ -10,7 +10,7 @@ from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver import site
-from planner.solver.bom import PartCount, bom_lines, bom_sources
+from planner.solver.bom import BomLine, PartCount, bom_lines, bom_sources
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.inference import InferenceResult, size_inference
@@ -26,7 +26,7 @@ from planner.solver.reliability import (
     size_reliability,
 )
 from planner.solver.scenario import ReliabilitySpec, ScenarioSpec, read_scenario
-from planner.solver.tco import cost_of_ownership
+from planner.solver.tco import CostResult, cost_of_ownership
 from planner.solver.workload import (
     WorkloadResult,
     size_workload,
@@ -121,21 +121,10 @@ def plan_scenario(
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
     warnings += [warning for fabric in fabrics.values() for warning in (*fabric.warnings, *fabric.media_warnings)]
     warnings += facility.warnings
-    part_counts = [PartCount("compute", system.slug, compute.total_nodes)]
-    part_counts += [PartCount("storage", slug, count) for slug, count in storage_system_counts(storage)]
-    part_counts += fabric_part_counts(fabrics)
-    part_counts += facility.part_counts
-    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
-    cost = cost_of_ownership(
-        bom=bom,
-        finance=scenario.finance,
-        gpus=compute.gpus,
-        it_kw=facility.power.it_kw,
-        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
-        electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
-        goodput=reliability.goodput if reliability else None,
+    bom, cost = bom_and_cost(
+        scenario, catalog, [PartCount("compute", system.slug, compute.total_nodes)], storage, fabrics, facility,
+        gpus=compute.gpus, reliability=reliability,
         dense_tflops_per_gpu=workload.dense_tflops_per_gpu if workload else system.dense_bf16_tflops_per_gpu,
-        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
     )
     return Plan(
         name=scenario.name,
@@ -153,6 +142,31 @@ def plan_scenario(
         sources=bom_sources(bom, catalog),
         inputs=scenario,
     )
+
+
+def bom_and_cost(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, systems: list[PartCount], storage: StorageResult | None,
+    fabrics: dict[str, FabricResult], facility: RacksAndPower, *, gpus: int,
+    reliability: ReliabilityResult | None, dense_tflops_per_gpu: float,
+) -> tuple[tuple[BomLine, ...], CostResult]:
+    """The BOM (the GPU systems, storage systems, fabrics' parts, racks and facility) and its
+    cost of ownership, for a cluster or a site of pools."""
+    part_counts = [*systems, *(PartCount("storage", slug, count) for slug, count in storage_system_counts(storage))]
+    part_counts += fabric_part_counts(fabrics)
+    part_counts += facility.part_counts
+    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
+    cost = cost_of_ownership(
+        bom=bom,
+        finance=scenario.finance,
+        gpus=gpus,
+        it_kw=facility.power.it_kw,
+        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
+        electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
+        goodput=reliability.goodput if reliability else None,
+        dense_tflops_per_gpu=dense_tflops_per_gpu,
+        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
+    )
+    return bom, cost
 
 
 PLAN_AND_PACK_ROUNDS = 6

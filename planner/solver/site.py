@@ -22,21 +22,19 @@ from fabric.solver.endpoints import (
     management_port_endpoints,
     system_endpoints,
 )
-from fabric.solver.fabric import fabric_part_counts, plan_fabric, plan_fabrics
+from fabric.solver.fabric import plan_fabric, plan_fabrics
 from fabric.solver.results import FabricResult
 from fabric.solver.specs import FabricsSpec
-from planner.solver.bom import PartCount, bom_lines, bom_sources
+from planner.solver.bom import PartCount, bom_sources
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
+from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
 from planner.solver.scenario import PoolSpec, ScenarioSpec
-from planner.solver.tco import cost_of_ownership
-from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
-from power.solver.cooling_plant import cooling_units_paid_by
 from power.solver.power_plan import (
     RacksAndPower,
     compute_rack_warnings,
@@ -163,7 +161,7 @@ def _moved(path: str, moves: tuple[tuple[str, str], ...]) -> str:
 def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor: bool = True) -> Plan:
     """Plan a site of two or more pools. Its fabrics keep the fabric engine's cables and optics
     (one length a segment): the cabling plan does not yet place the cables of several systems."""
-    from planner.solver.pipeline import _size_storage_and_reliability
+    from planner.solver.pipeline import _size_storage_and_reliability, bom_and_cost
 
     pools = [size_pool(index, pool, catalog, len(scenario.pools)) for index, pool in enumerate(scenario.pools)]
     compute = site_compute(pools)
@@ -185,21 +183,10 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         if name in fabrics:
             warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
     warnings += facility.warnings
-    part_counts = [PartCount("compute", pool.system.slug, pool.compute.total_nodes) for pool in pools]
-    part_counts += [PartCount("storage", slug, count) for slug, count in storage_system_counts(storage)]
-    part_counts += fabric_part_counts(fabrics)
-    part_counts += facility.part_counts
-    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
-    cost = cost_of_ownership(
-        bom=bom,
-        finance=scenario.finance,
-        gpus=compute.gpus,
-        it_kw=facility.power.it_kw,
-        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
-        electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
-        goodput=reliability.goodput if reliability else None,
+    bom, cost = bom_and_cost(
+        scenario, catalog, [PartCount("compute", pool.system.slug, pool.compute.total_nodes) for pool in pools],
+        storage, fabrics, facility, gpus=compute.gpus, reliability=reliability,
         dense_tflops_per_gpu=_mean_dense_tflops(pools),
-        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
     )
     return Plan(
         name=scenario.name,
