@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from planner import editor_views, nautobot_push_views, views
+from planner import compare_views, editor_views, nautobot_push_views, views
 
 app_name = "workspace"
 
@@ -34,6 +34,6 @@ urlpatterns = [
     ),
     path("scenarios/<int:pk>/push-nautobot/", nautobot_push_views.scenario_push_nautobot,
          name="scenario-push-nautobot"),
-    path("compare/", views.scenario_compare, name="scenario-compare"),
-    path("scenarios/<int:pk>/compare-phases/", views.scenario_compare_phases, name="scenario-compare-phases"),
+    path("compare/", compare_views.scenario_compare, name="scenario-compare"),
+    path("scenarios/<int:pk>/compare-phases/", compare_views.scenario_compare_phases, name="scenario-compare-phases"),
 ]
