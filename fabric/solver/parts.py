@@ -29,6 +29,10 @@ class SwitchSpec(PartSpec):
             yield "split", "must list whole numbers from 1 to 8, including 1"
         if self.ports % self.ports_per_cage:
             yield "ports_per_cage", f"must divide the {self.ports} ports evenly"
+        if self.uplink_ports and self.ports_per_cage > 1:
+            # The fabric engine gives each fixed uplink a module of its own, the cabling plan
+            # groups ports by cage: twin-port cages beside fixed uplinks are not modelled yet.
+            yield "ports_per_cage", "must be 1 for a switch with fixed uplink ports (twin-port cages beside them are not modelled)"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -97,9 +97,10 @@ def custom_systems(draw) -> dict:
 def custom_switches(draw, min_gbps: float) -> dict:
     """An inline switch under components.switches whose ports carry `min_gbps` links."""
     port_gbps = draw(st.sampled_from([g for g in (100, 200, 400, 800, 1600) if g >= min_gbps] or [min_gbps]))
-    ports_per_cage = draw(st.sampled_from([1, 2]))
     ports = draw(st.sampled_from([8, 16, 24, 32, 48, 64, 128]))
     uplinks = draw(st.sampled_from([0, 0, 0, 2, 4, 8]))
+    # Twin-port cages only without fixed uplinks (SwitchSpec refuses both).
+    ports_per_cage = draw(st.sampled_from([1, 2])) if not uplinks else 1
     return {
         "slug": CUSTOM_SWITCH, "name": "Custom switch", "price_usd": 10000, "ports": ports,
         "port_gbps": port_gbps, "ports_per_cage": ports_per_cage,

@@ -141,6 +141,21 @@ def test_an_inline_switch_plans_like_a_catalog_one(catalog):
     assert (line.sku, line.quantity - line.spares, line.unit_price_usd) == ("big-ndr", 24, 80000)
 
 
+def test_an_inline_switch_with_twin_port_cages_and_fixed_uplinks_is_refused_on_its_field(catalog):
+    """The engine gives each fixed uplink its own module and the cabling plan counts modules by
+    cage: the pair is refused on the switch's field rather than planned with two module counts."""
+    document = {**NVIDIA_RA_H100_4SU,
+                "fabrics": {"compute": {"switch": "twin-up"}},
+                "components": {"switches": [{
+                    "slug": "twin-up", "name": "Twin cages, fixed uplinks", "ports": 64, "port_gbps": 400,
+                    "ports_per_cage": 2, "uplink_ports": 4, "uplink_gbps": 400, "power_w": 1500, "rack_units": 2,
+                    "price_usd": 80000,
+                }]}}
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert "components.switches[0].ports_per_cage" in caught.value.as_dict()
+
+
 def test_bad_fabric_input_through_the_pipeline(catalog):
     document = {**NVIDIA_RA_H100_4SU, "compute": {"system": "dgx-b300", "nodes": 4}}
     with pytest.raises(ScenarioError) as caught:
