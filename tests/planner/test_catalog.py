@@ -163,3 +163,18 @@ def test_the_h20_server_plans_with_its_gpu_figures(catalog):
     racks = plan["racks"]
     assert (racks["nodes_per_rack"], racks["compute"], racks["nodes_in_last_rack"]) == (5, 4, 1)
     assert racks["compute_rack_it_kw"] == pytest.approx(5 * 7.8)
+
+
+def test_every_catalog_system_plans(catalog):
+    """Each system in a rack of its own size: two systems (one rack-scale system), liquid-cooled
+    racks with the budget of a whole system and a fifth to spare, and a compute fabric."""
+    from planner.solver.pipeline import plan_scenario
+
+    for slug, system in catalog.systems.items():
+        document = {
+            "name": slug,
+            "compute": {"system": slug, "nodes": 1 if system.rack_scale else 2},
+            "racks": {"power_budget_kw": round(1.2 * system.power_kw, 1) + 1, "cooling": "direct_liquid"},
+        }
+        plan = plan_scenario(document, catalog)
+        assert plan.compute.gpus == system.gpus * document["compute"]["nodes"], slug
