@@ -34,6 +34,10 @@ Naming
 Placement
 ---------
 - System i sits in compute rack i // nodes_per_rack, slot i mod nodes_per_rack, stacked from U1.
+  A system of k compute racks (`RacksResult.racks_per_node`, CloudMatrix 384: 12) fills compute
+  racks i k to i k + k - 1: its NIC ports of each role are spread evenly over them in order (port
+  p of P in its rack i k + p k // P), so each cable is measured from the rack its port is in;
+  the system itself is named after its first rack.
 - Top-of-rack leaves sit at the top of the compute rack they serve, fabric by fabric
   (compute, storage, inband, oob), plane by plane (the fabric engine's count for that rack:
   ceil(systems x NICs / down links); rack packing spreads the same total evenly, which differs
@@ -158,6 +162,7 @@ class PlanCabling:
         self.node_units = max(used // per_rack, 1)
         self.node_heights_m = port_heights_m(1 + np.arange(max(per_rack, 1)) * self.node_units, self.node_units)
         self.nodes_per_rack = per_rack
+        self.racks_per_node = max(getattr(plan.racks, "racks_per_node", 1) or 1, 1)
         # Each fabric's manager appliances, and the index of the first among the units of their
         # part in the management racks (fabric managers come first, in fabric order).
         self.fabric_managers: dict[str, tuple[Any, int]] = {}
@@ -186,6 +191,7 @@ class PlanCabling:
 
     def _node(self, index: int) -> DevicePlace:
         rack, slot = divmod(index, self.nodes_per_rack)
+        rack *= self.racks_per_node
         number = self.racks.number("compute", rack)
         return self.racks.place(number, 1 + slot * self.node_units, self.node_units, "node", slot + 1, index)
 
@@ -349,6 +355,8 @@ class PlanCabling:
         planes = fabric.planes
         if group.name == "node":
             rack, slot = divmod_by(device, self.nodes_per_rack)
+            if self.racks_per_node > 1:
+                rack = rack * self.racks_per_node + port * self.racks_per_node // max(group.ports, 1)
             number = self.racks.numbers("compute", rack)
             u = np.where(number > 0, 1 + slot * self.node_units, 0)
             return LinkEnds(

@@ -5,12 +5,14 @@ import math
 from dataclasses import dataclass
 
 from planner.solver.catalog import CatalogSnapshot
+from planner.solver.parts import SystemSpec
 from planner.solver.scenario import SparesSpec
 
 BOM_CATEGORIES = (
-    "compute", "network", "optics", "cables", "storage", "management", "racks", "power", "cooling",
+    "compute", "scale_up", "network", "optics", "cables", "storage", "management", "racks", "power", "cooling",
 )
-"""management: fabric manager appliances and management servers (head nodes)."""
+"""management: fabric manager appliances and management servers (head nodes); scale_up: the
+modules and cables inside multi-rack systems (`system_part_counts`)."""
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,21 @@ class PartCount:
     quantity: int
     length_m: float | None = None
     """Stock length of a cable; None for parts bought by the piece."""
+
+
+def system_part_counts(system: SystemSpec, systems: int) -> list[PartCount]:
+    """The GPU systems and what a multi-rack system's scale-up network is built of besides
+    (SystemSpec.scale_up_links): links = systems x scale_up_links cables of
+    scale_up_cable_length_m, modules = 2 x links (one at each end). Their power is inside the
+    system's power_kw, so only the bill of materials takes them."""
+    counts = [PartCount("compute", system.slug, systems)]
+    if system.scale_up_links:
+        links = systems * system.scale_up_links
+        counts += [
+            PartCount("scale_up", system.scale_up_transceiver, 2 * links),
+            PartCount("scale_up", system.scale_up_cable, links, system.scale_up_cable_length_m),
+        ]
+    return counts
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,11 @@ def check_references(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
                 check(f"{path}.fabric_manager", fabric.fabric_manager, catalog.servers, "server")
     for index, tier in enumerate(scenario.storage.tiers):
         check(f"storage.tiers[{index}].system", tier.system, catalog.storage_systems, "storage system")
+    for index, system in enumerate(scenario.components.systems):
+        if system.scale_up_links:
+            path = f"components.systems[{index}]"
+            check(f"{path}.scale_up_transceiver", system.scale_up_transceiver, catalog.transceivers, "transceiver")
+            check(f"{path}.scale_up_cable", system.scale_up_cable, catalog.cables, "cable")
     for slug in scenario.prices:
         if catalog.part(slug) is None:
             errors.append(FieldError(join_path("prices", slug), f"no part has the slug '{slug}'"))

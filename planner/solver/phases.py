@@ -206,9 +206,9 @@ def _hall_usd(index: int, plans: list, scenario: "ScenarioSpec") -> float:
 
 def node_bound_counts(plan: "Plan") -> list[PartCount]:
     """The parts of a design that come with its nodes (installed, spares left out): the compute
-    systems, and every compute fabric's leaves, optics and cables."""
-    counts = [PartCount("compute", line.sku, line.quantity - line.spares, line.length_m)
-              for line in plan.bom if line.category == "compute"]
+    systems and their scale-up links, and every compute fabric's leaves, optics and cables."""
+    counts = [PartCount(line.category, line.sku, line.quantity - line.spares, line.length_m)
+              for line in plan.bom if line.category in ("compute", "scale_up")]
     for name, fabric in (plan.fabrics or {}).items():
         if name in SITE_FABRICS:
             continue

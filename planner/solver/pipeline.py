@@ -10,7 +10,7 @@ from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver import site
-from planner.solver.bom import BomLine, PartCount, bom_lines, bom_sources
+from planner.solver.bom import BomLine, PartCount, bom_lines, bom_sources, system_part_counts
 from planner.solver.catalog import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.inference import InferenceResult, size_inference
@@ -122,7 +122,7 @@ def plan_scenario(
     warnings += [warning for fabric in fabrics.values() for warning in (*fabric.warnings, *fabric.media_warnings)]
     warnings += facility.warnings
     bom, cost = bom_and_cost(
-        scenario, catalog, [PartCount("compute", system.slug, compute.total_nodes)], storage, fabrics, facility,
+        scenario, catalog, system_part_counts(system, compute.total_nodes), storage, fabrics, facility,
         gpus=compute.gpus, reliability=reliability,
         dense_tflops_per_gpu=workload.dense_tflops_per_gpu if workload else system.dense_bf16_tflops_per_gpu,
     )

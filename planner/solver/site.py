@@ -25,7 +25,7 @@ from fabric.solver.endpoints import (
 from fabric.solver.fabric import plan_fabric, plan_fabrics
 from fabric.solver.results import FabricResult
 from fabric.solver.specs import FabricsSpec
-from planner.solver.bom import PartCount, bom_sources
+from planner.solver.bom import bom_sources, system_part_counts
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
@@ -47,6 +47,7 @@ from power.solver.rack_packing import (
     compute_rack_groups,
     pack_compute_racks,
     pack_compute_racks_with_switches,
+    scale_up_switch_rack_groups,
 )
 from power.solver.support_racks import switch_equipment
 from storage.solver.tiers import storage_endpoint_groups, storage_system_counts
@@ -184,7 +185,7 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
             warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
     warnings += facility.warnings
     bom, cost = bom_and_cost(
-        scenario, catalog, [PartCount("compute", pool.system.slug, pool.compute.total_nodes) for pool in pools],
+        scenario, catalog, [count for pool in pools for count in system_part_counts(pool.system, pool.compute.total_nodes)],
         storage, fabrics, facility, gpus=compute.gpus, reliability=reliability,
         dense_tflops_per_gpu=_mean_dense_tflops(pools),
     )
@@ -298,6 +299,7 @@ def _fabrics_and_racks(
             )
             packed[pool.spec.name] = result
             groups += compute_rack_groups(result, rated, spec, in_compute, equipment)
+            groups += scale_up_switch_rack_groups(pool.compute.total_nodes, rated, spec, catalog.cooling_types)
             compute_kw += pool.compute.total_nodes * rated.power_kw
         site_racks = replace(
             packed[pools[0].spec.name], compute=sum(result.compute for result in packed.values())

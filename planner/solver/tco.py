@@ -14,6 +14,7 @@ from power.solver.facility import HOURS_PER_YEAR
 
 BOM_CATEGORY_TO_CAPEX = {
     "compute": "systems",
+    "scale_up": "optics_and_cables",
     "network": "network",
     "optics": "optics_and_cables",
     "cables": "optics_and_cables",

@@ -69,6 +69,9 @@ class RacksResult:
     floor: FloorResult | None = None
     servers: tuple[ServerGroup, ...] = ()
     """Fabric managers and management servers in the management racks, by role."""
+    racks_per_node: int = 1
+    """Compute racks one system fills (a multi-rack system such as CloudMatrix 384: 12); the
+    system then counts once in nodes_per_rack."""
 
 
 def whole_units_within(capacity: float, unit_size: float) -> int:
@@ -101,12 +104,13 @@ def compute_nodes_per_rack_limits(
     - cooling: floor((cooling max_rack_kw - in-rack kW) / system power_kw), the kW one rack's
       cooling removes
     - usable U: floor((usable_u - in-rack U) / system rack_units); a rack-scale system is its
-      own rack, one per rack
+      own rack, one per rack (a system of several compute racks: one per group of them, each
+      rack drawing and weighing its share, `SystemSpec.compute_rack_kw`)
     - weight: floor((max_weight_kg - in-rack kg) / system weight_kg), when a limit applies
     - the architect's max_nodes_per_rack, when given
     """
     limits = {"compute.system": 1} if system.rack_scale else {}
-    power_kw, units, weight_kg = system.power_kw, system.rack_units, system.weight_kg
+    power_kw, units, weight_kg = system.compute_rack_kw, system.rack_units, system.compute_rack_weight_kg
     budget_kw = racks.power_budget_kw - in_rack.power_kw
     limits["racks.power_budget_kw"] = whole_units_within(budget_kw, power_kw)
     limits["racks.cooling"] = whole_units_within(cooling.max_rack_kw - in_rack.power_kw, power_kw)
@@ -176,17 +180,19 @@ def pack_compute_racks(
                 "racks.usable_u",
                 f"one {system.name} and its PDUs take more than the {racks.usable_u} U available",
             )
-    rack_count = math.ceil(total_nodes / nodes_per_rack)
+    node_racks = math.ceil(total_nodes / nodes_per_rack)
+    rack_count = node_racks * system.compute_racks
     return RacksResult(
         compute=rack_count,
         nodes_per_rack=nodes_per_rack,
         limited_by=limited_by,
         nodes_per_rack_by_limit=limits,
-        nodes_in_last_rack=total_nodes - (rack_count - 1) * nodes_per_rack,
-        compute_rack_it_kw=nodes_per_rack * system.power_kw + in_rack.power_kw,
+        nodes_in_last_rack=total_nodes - (node_racks - 1) * nodes_per_rack,
+        compute_rack_it_kw=nodes_per_rack * system.compute_rack_kw + in_rack.power_kw,
         compute_rack_units_used=nodes_per_rack * system.rack_units,
         total=rack_count,
         switches_per_compute_rack=in_rack.switches,
+        racks_per_node=system.compute_racks,
     )
 
 
@@ -275,13 +281,57 @@ def compute_rack_groups(
                 contents=tuple(items),
                 units_used=units,
                 usable_u=usable_u,
-                it_kw=nodes * system.power_kw + sum(n * part.power_kw for n, part in switches),
-                equipment_weight_kg=nodes * system.weight_kg
+                it_kw=nodes * system.compute_rack_kw + sum(n * part.power_kw for n, part in switches),
+                equipment_weight_kg=nodes * system.compute_rack_weight_kg
                 + sum(count * part.weight_kg for count, part in switches),
                 rack_scale=system.rack_scale,
             )
         )
     return groups
+
+
+SCALE_UP_FABRIC = "scale-up"
+"""The `fabric` of the racks of a multi-rack system's own scale-up switching."""
+
+
+def scale_up_switch_rack_groups(
+    systems: int, system: SystemSpec, racks: RacksSpec, cooling_types: dict[str, CoolingTypeSpec]
+) -> list[RackGroup]:
+    """The switch racks of `systems` multi-rack systems: system.switch_racks each, drawing
+    switch_rack_kw and weighing switch_rack_weight_kg (their frame included). They stand with
+    the network racks (fabric `scale-up`), so they take the support racks' power budget and
+    cooling; a rack over either is refused on that field."""
+    if not system.switch_racks or not systems:
+        return []
+    cooling = support_cooling(racks.cooling, cooling_types)
+    if system.switch_rack_kw > racks.support_power_budget_kw + _FIT_TOLERANCE:
+        raise InfeasibleError.at(
+            "racks.support_power_budget_kw",
+            f"a {system.name} switch rack draws {system.switch_rack_kw:g} kW, more than the "
+            f"{racks.support_power_budget_kw:g} kW a network rack may draw: raise it to at least "
+            f"{system.switch_rack_kw:g} kW",
+        )
+    if system.switch_rack_kw > cooling.max_rack_kw + _FIT_TOLERANCE:
+        raise InfeasibleError.at(
+            "racks.cooling",
+            f"a {system.name} switch rack draws {system.switch_rack_kw:g} kW, more than the "
+            f"{cooling.max_rack_kw:g} kW {cooling.slug} cooling removes from a network rack",
+        )
+    return [
+        RackGroup(
+            kind="network",
+            count=systems * system.switch_racks,
+            rack_type=system.slug,
+            contents=(RackItem(system.slug, 1),),
+            units_used=system.rack_units,
+            usable_u=system.rack_units,
+            it_kw=system.switch_rack_kw,
+            equipment_weight_kg=system.switch_rack_weight_kg,
+            cooling=cooling.slug,
+            fabric=SCALE_UP_FABRIC,
+            rack_scale=True,
+        )
+    ]
 
 
 def pack_racks(
@@ -389,7 +439,8 @@ def _pack_one_system(
             f"racks beside the systems",
         )
     result = pack_compute_racks_with_switches(total_nodes, system, racks, catalog, in_compute, equipment, reserved_u)
-    return result, compute_rack_groups(result, system, racks, in_compute, equipment)
+    groups = compute_rack_groups(result, system, racks, in_compute, equipment)
+    return result, groups + scale_up_switch_rack_groups(total_nodes, system, racks, catalog.cooling_types)
 
 
 def _switch_totals(

@@ -58,7 +58,9 @@ class _System:
 def _catalog_system(slug: str) -> _System:
     part = seed_catalog().systems[slug]
     return _System(
-        slug, part.gpus, part.power_kw, part.rack_units, part.weight_kg, part.rack_scale,
+        # What one compute rack of it holds: a multi-rack system (CloudMatrix 384) shares its
+        # power and weight over its racks.
+        slug, part.gpus, part.compute_rack_kw, part.rack_units, part.compute_rack_weight_kg, part.rack_scale,
         part.liquid_cooling_required, {nic.role: (nic.count, nic.gbps) for nic in part.nics},
     )
 

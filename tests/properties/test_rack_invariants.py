@@ -8,8 +8,10 @@ TOLERANCE = 1e-6
 
 
 def _rack_scale(plan, catalog, group) -> bool:
+    """A rack-scale system's own rack: its compute racks, and the switch racks of a system that
+    spans several (CloudMatrix 384), whose rack type is the system."""
     system = catalog.systems[plan.inputs.compute.system]
-    return group.kind == "compute" and system.rack_scale
+    return system.rack_scale and (group.kind == "compute" or group.rack_type == system.slug)
 
 
 def equipment_weight_kg(plan, catalog, group) -> float:
