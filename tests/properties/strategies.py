@@ -282,6 +282,12 @@ def scenarios(draw, max_gpus: int = 20_000) -> dict:
     return document
 
 
+def racks_spanned(system) -> int:
+    """The racks whose contents list one system: 1, or each rack of a system that spans several
+    (CloudMatrix 384: its 12 compute and 4 switch racks)."""
+    return system.compute_racks + system.switch_racks
+
+
 # -- planning -----------------------------------------------------------------------------------
 
 def plan_or_refusal(document: dict):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 
 from tests.properties.cabling_summary import installed
-from tests.properties.strategies import plan_or_reject, site_scenarios
+from tests.properties.strategies import plan_or_reject, racks_spanned, site_scenarios
 
 
 def approx(value):
@@ -15,7 +15,7 @@ def approx(value):
 
 @given(site_scenarios())
 def test_a_sites_systems_racks_switches_and_power_add_up(document):
-    plan, _ = plan_or_reject(document)
+    plan, catalog = plan_or_reject(document)
     pools = plan.pools
     assert set(pools) == {"pool-0", "pool-1"}
     assert plan.compute.gpus == sum(pool.gpus for pool in pools.values())
@@ -31,7 +31,8 @@ def test_a_sites_systems_racks_switches_and_power_add_up(document):
     for group in racks.per_rack:
         for item in group.contents:
             racked[item.slug] += item.count * group.count
-    assert {slug: racked[slug] for slug in systems} == dict(systems)
+    assert {slug: racked[slug] for slug in systems} == {
+        slug: count * racks_spanned(catalog.systems[slug]) for slug, count in systems.items()}
     switches = Counter()
     for fabric in (plan.fabrics or {}).values():
         for tier in fabric.tiers:

@@ -7,7 +7,7 @@ from hypothesis import given
 
 from power.solver.floor import rack_positions
 from tests.properties.cabling_summary import installed
-from tests.properties.strategies import plan_or_reject, scenarios
+from tests.properties.strategies import plan_or_reject, racks_spanned, scenarios
 
 approx = lambda value: pytest.approx(value, rel=1e-9, abs=1e-6)  # noqa: E731
 
@@ -80,9 +80,7 @@ def test_rack_counts_add_up(document):
     for group in racks.per_rack:
         for item in group.contents:
             racked[item.slug] += item.count * group.count
-    # A system that spans racks (CloudMatrix 384: 12 compute and 4 switch racks) is in each.
-    spanned = catalog.systems[system].compute_racks + catalog.systems[system].switch_racks
-    assert racked[system] == plan.compute.total_nodes * max(spanned, 1)
+    assert racked[system] == plan.compute.total_nodes * racks_spanned(catalog.systems[system])
     switches = Counter()
     for fabric in (plan.fabrics or {}).values():
         for tier in fabric.tiers:
