@@ -25,16 +25,20 @@ POOLS_NOTE = """
 A scenario gives exactly one of `compute` (one pool) or `pools` (a site of several). `compute`
 is the shorthand of a `pools` list of one pool named `compute`, with the scenario's `workload`
 and `fabrics.compute`: phases refer to it as `phases[i].pools.compute`. With `pools`, each pool
-has its own `workload` or `inference` and its compute fabric in `fabric` (then `workload`,
-`inference` and `fabrics.compute` at the top are refused); `fabrics.storage`, `fabrics.inband` and
-`fabrics.oob` are the site's and serve the nodes of every pool.
+has its own `workload` or `inference` (then `workload` and `inference` at the top are refused)
+and its own compute fabric in `fabric`. A pool without a `fabric` joins the site's
+`fabrics.compute` when there is one: pools of several generations under one set of spines (A100
+nodes with 200 Gb/s HCAs beside H100 nodes with 400 Gb/s ones), each pool's nodes an endpoint
+group of that fabric. `fabrics.storage`, `fabrics.inband` and `fabrics.oob` are the site's and
+serve the nodes of every pool.
 
 The plan carries `pools: {<name>: {system, gpus, compute, fabric, racks, power, workload, inference}}`
 (left out for `compute`) beside the site's totals at the usual keys (`compute.gpus` and
 `compute.nodes` are the sums; `compute.system` joins the pools' systems with `+`). A pool's
-compute fabric is `compute` in `plan.fabrics` when there is one pool and `compute-<pool name>`
-when there are several. A pool's `power.it_kw` is its systems, its compute fabric's switches and
-the modules in their ports; the shared fabrics, storage and management are the site's.
+compute fabric is `compute` in `plan.fabrics` when there is one pool or when it shares
+`fabrics.compute`, and `compute-<pool name>` when it has its own among several. A pool's
+`power.it_kw` is its systems, its own compute fabric's switches and the modules in their ports;
+the shared fabrics (a shared `fabrics.compute` too), storage and management are the site's.
 
 Not yet in a site of several pools: the cabling plan and the hand-off files (NetBox, UFM,
 Slurm), which place every cable (the BOM's cables and optics are the fabric engine's counts,

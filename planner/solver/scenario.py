@@ -200,7 +200,9 @@ class PoolSpec:
         (), help="NICs that replace the system's own, role by role, as compute.nics does."
     )
     fabric: FabricSpec | None = spec_field(
-        None, help="The pool's own compute fabric, the shape of fabrics.compute; left out, the pool has none."
+        None, help="The pool's own compute fabric, the shape of fabrics.compute; left out, the pool joins "
+        "the site's fabrics.compute when there is one (pools of several generations under one fabric), "
+        "else it has none."
     )
 
     def problems(self):
@@ -286,8 +288,11 @@ class ScenarioSpec:
             yield "workload", "with pools, give each pool its own workload (pools[i].workload)"
         if self.pools and self.inference is not None:
             yield "inference", "with pools, give each pool its own inference section (pools[i].inference)"
-        if self.pools and self.fabrics.compute is not None:
-            yield "fabrics.compute", "with pools, give each pool its compute fabric (pools[i].fabric)"
+        if self.pools and self.fabrics.compute is not None and all(pool.fabric for pool in self.pools):
+            yield "fabrics.compute", (
+                "every pool has its own compute fabric: leave this out, or leave out the fabric of the "
+                "pools that should share it"
+            )
         pools = {pool.name: pool for pool in scenario_pools(self)} if (self.compute or self.pools) else {}
         yield from phase_problems(self.phases, pools, tuple(tier.name for tier in self.storage.tiers))
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)

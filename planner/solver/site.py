@@ -59,9 +59,10 @@ PDU_ROUNDS = 8
 """Rounds until the PDUs on oob agree with the racks packed (they agree after one or two)."""
 
 
-def pool_fabric_name(pool_name: str, pools: int) -> str:
-    """A pool's compute fabric in `plan.fabrics`: `compute` alone, `compute-<pool>` among several."""
-    return "compute" if pools == 1 else f"compute-{pool_name}"
+def pool_fabric_name(pool_name: str, pools: int, shared: bool = False) -> str:
+    """A pool's compute fabric in `plan.fabrics`: `compute` alone or when it shares the site's
+    fabrics.compute, `compute-<pool>` for its own among several."""
+    return "compute" if pools == 1 or shared else f"compute-{pool_name}"
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,11 @@ class SizedPool:
         return f"pools[{self.index}]"
 
 
-def size_pool(index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int) -> SizedPool:
-    """The pool's systems from its GPUs, nodes, workload days or inference load."""
+def size_pool(
+    index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int, shared_compute: bool = False,
+) -> SizedPool:
+    """The pool's systems from its GPUs, nodes, workload days or inference load.
+    `shared_compute`: the site has a fabrics.compute, which a pool without its own joins."""
     path = f"pools[{index}]"
     system = system_with_nics(catalog.systems[pool.system], pool.nics, f"{path}.nics")
     spec = pool.compute()
@@ -94,7 +98,8 @@ def size_pool(index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int) 
         spec = replace(spec, nodes=-(-gpus // system.gpus))
     compute = size_compute(spec, system)
     workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
-    return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools))
+    shares = shared_compute and pool.fabric is None
+    return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools, shares))
 
 
 def pool_gpus_needed(pool: PoolSpec, system: SystemSpec) -> int | None:
@@ -164,7 +169,9 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
     (one length a segment): the cabling plan does not yet place the cables of several systems."""
     from planner.solver.pipeline import _size_storage_and_reliability, bom_and_cost
 
-    pools = [size_pool(index, pool, catalog, len(scenario.pools)) for index, pool in enumerate(scenario.pools)]
+    shared_compute = scenario.fabrics.compute is not None
+    pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
+             for index, pool in enumerate(scenario.pools)]
     compute = site_compute(pools)
     first_workload = next((pool.workload for pool in pools if pool.workload), None)
     storage, reliability, job_warnings = _size_storage_and_reliability(
@@ -176,11 +183,11 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
     for pool in pools:
         own = compute_warnings(pool.spec.compute(), pool.system, pool.compute)
         fabric = fabrics.get(pool.fabric_name)
-        if fabric is not None:
+        if fabric is not None and pool.spec.fabric is not None:
             own += [*fabric.warnings, *fabric.media_warnings]
         own += compute_rack_warnings(pool_racks[pool.spec.name], _rated(pool, fabrics), scenario.racks, catalog)
         warnings += [f"Pool {pool.spec.name}: {warning}" for warning in own]
-    for name in SHARED_FABRICS:
+    for name in ("compute", *SHARED_FABRICS):
         if name in fabrics:
             warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
     warnings += facility.warnings
@@ -257,10 +264,11 @@ def _fabrics_and_racks(
     stored = storage_system_counts(storage)
 
     def plan_pools() -> dict[str, FabricResult]:
-        return {
+        own = {
             pool.fabric_name: _plan_pool_fabric(pool, nodes_per_rack[pool.spec.name], catalog)
             for pool in pools if pool.spec.fabric is not None
         }
+        return {**own, **_plan_shared_compute(scenario, catalog, pools)}
 
     def plan_shared(pool_fabrics: dict[str, FabricResult], pdus: dict[str, int]) -> dict[str, FabricResult]:
         pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
@@ -339,6 +347,21 @@ def _fabrics_and_racks(
     return fabrics, facility, packed
 
 
+def _plan_shared_compute(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[SizedPool]
+) -> dict[str, FabricResult]:
+    """The site's fabrics.compute over the nodes of every pool without a fabric of its own
+    (A100 nodes with 200G HCAs beside H100 nodes with 400G ones under one set of spines): the
+    first such pool's systems and the others' as endpoint groups, as the shared fabrics take
+    them. Its top-of-rack leaves stand in network racks (`_shared_fabric_warnings`)."""
+    sharing = [pool for pool in pools if pool.spec.fabric is None]
+    if scenario.fabrics.compute is None or not sharing:
+        return {}
+    others = {"compute": [system_endpoints(pool.system, pool.compute.total_nodes, "compute") for pool in sharing[1:]]}
+    only_compute = FabricsSpec(compute=scenario.fabrics.compute)
+    return plan_fabrics(only_compute, sharing[0].system, sharing[0].compute.total_nodes, None, catalog, others)
+
+
 def _plan_pool_fabric(pool: SizedPool, nodes_per_rack: int | None, catalog: CatalogSnapshot) -> FabricResult:
     spec = pool.spec.fabric
     groups = [system_endpoints(pool.system, pool.compute.total_nodes, "compute")]
@@ -365,7 +388,7 @@ def _servers(scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[Sized
         if pool.spec.fabric is not None and pool.spec.fabric.fabric_manager_ports:
             for group in server_groups(no_servers, FabricsSpec(compute=pool.spec.fabric), catalog.servers):
                 groups.append(replace(group, fabric=pool.fabric_name))
-    return tuple(groups) + server_groups(scenario.racks, replace(scenario.fabrics, compute=None), catalog.servers)
+    return tuple(groups) + server_groups(scenario.racks, scenario.fabrics, catalog.servers)
 
 
 def _optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:
@@ -403,7 +426,9 @@ def _fabric_summary(fabric: FabricResult) -> PoolFabric:
 def _pool_result(pool: SizedPool, fabrics: dict[str, FabricResult], racks: RacksResult) -> PoolResult:
     fabric = fabrics.get(pool.fabric_name)
     rated = _rated(pool, fabrics)
-    it_kw = pool.compute.total_nodes * rated.power_kw + (_fabric_it_kw(fabric, {pool.system.slug}) if fabric else 0.0)
+    # A fabric the pool shares with others is the site's, like the storage fabric.
+    own = fabric is not None and pool.spec.fabric is not None
+    it_kw = pool.compute.total_nodes * rated.power_kw + (_fabric_it_kw(fabric, {pool.system.slug}) if own else 0.0)
     return PoolResult(
         system=pool.system.slug, gpus=pool.compute.gpus, compute=pool.compute,
         fabric=_fabric_summary(fabric) if fabric else None, racks=racks, power=PoolPower(it_kw),

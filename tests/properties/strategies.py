@@ -312,6 +312,19 @@ def rows_of(plan, catalog) -> list[tuple]:
     return list(cabling_rows(plan, catalog))
 
 
+def _switch_part(slug: str):
+    """The catalog switch, or None for an inline one (left to its own pool)."""
+    return seed_catalog().switches.get(slug) if slug != CUSTOM_SWITCH else None
+
+
+def _compute_gbps(document: dict) -> float | None:
+    """The rate of the compute NICs of a drawn document's catalog system (None: an inline system
+    or none)."""
+    system = seed_catalog().systems.get(document["compute"]["system"])
+    nic = system.nic("compute") if system is not None else None
+    return nic.gbps if nic is not None else None
+
+
 @st.composite
 def site_scenarios(draw, max_gpus: int = 5_000) -> dict:
     """A valid document of two pools: two drawn scenarios, each one's compute and compute fabric
@@ -328,6 +341,13 @@ def site_scenarios(draw, max_gpus: int = 5_000) -> dict:
     site = {key: value for key, value in first.items() if key not in ("compute", "fabrics", "components")}
     site["pools"] = pools
     site["fabrics"] = {name: spec for name, spec in first.get("fabrics", {}).items() if name != "compute"}
+    if "fabric" in pools[0] and draw(st.integers(0, 3)) == 0:
+        # Both pools under the first one's compute fabric, when its switch is fast enough for both.
+        switch = _switch_part(pools[0]["fabric"]["switch"])
+        rates = [_compute_gbps(document) for document in (first, second)]
+        if switch is not None and all(rate is not None and _switch_fits(switch, rate) for rate in rates):
+            site["fabrics"]["compute"] = pools[0].pop("fabric")
+            pools[1].pop("fabric", None)
     components = first.get("components") or second.get("components")
     if components:
         site["components"] = components

@@ -39,8 +39,11 @@ def test_a_sites_systems_racks_switches_and_power_add_up(document):
             switches[tier.switch] += tier.switches
     assert {slug: racked[slug] for slug in switches} == dict(switches)
     assert installed(plan.bom, "network") == +switches
+    fabrics = plan.fabrics or {}
     for name, pool in pools.items():
-        assert (pool.fabric is None) == (f"compute-{name}" not in (plan.fabrics or {}))
+        # Its own compute-<name>, or the site's shared compute fabric, or none.
+        joined = f"compute-{name}" if f"compute-{name}" in fabrics else "compute" if "compute" in fabrics else None
+        assert (pool.fabric.name if pool.fabric else None) == joined
     power = plan.power
     assert power.it_kw == approx(sum(power.it_kw_by_category.values()))
     assert sum(group.it_kw * group.count for group in racks.per_rack) == approx(power.it_kw)

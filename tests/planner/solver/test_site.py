@@ -133,6 +133,36 @@ def test_bad_pools_are_named_by_their_path(catalog, change, path):
     assert path in caught.value.as_dict(), caught.value.as_dict()
 
 
+def test_pools_of_two_generations_share_the_sites_compute_fabric(catalog):
+    """A100 nodes with 200 Gb/s HCAs beside H100 nodes under one set of 400G spines: the pools
+    leave out their own fabric and join fabrics.compute."""
+    document = yaml.safe_load((ROOT / "examples" / "two-pool-site.yaml").read_text())
+    for pool in document["pools"]:
+        pool.pop("fabric")
+    document["fabrics"]["compute"] = {"switch": "qm9700", "topology": "fat_tree", "leaf_placement": "rail_optimized"}
+    plan = plan_scenario(document, catalog)
+    assert "compute" in plan.fabrics and not any(name.startswith("compute-") for name in plan.fabrics)
+    fabric = plan.fabrics["compute"]
+    # H100: 512 / 8 = 64 nodes x 8 NICs = 512 links at 400G; A100: 256 / 8 = 32 nodes x 8 HCAs =
+    # 256 links at 200G, each on a 400G port. A QM9700 leaf at 1:1 has 32 down and 32 up ports:
+    # 512 / 32 + 256 / 32 = 16 + 8 = 24 leaves and 24 x 32 = 768 uplinks. Spines: the fewest that
+    # split a leaf's 32 uplinks evenly and take 768 / s links on 64 ports: s >= 12 and s divides
+    # 32, so s = 16 (2 links from each leaf, 48 of 64 ports).
+    assert [(link.from_, link.to, link.count, link.gbps) for link in fabric.links][:2] == [
+        ("node", "leaf", 512, 400), ("hgx-a100", "leaf", 256, 200)]
+    assert [(tier.role, tier.switches) for tier in fabric.tiers] == [("leaf", 24), ("spine", 16)]
+    assert sum(link.count for link in fabric.links if link.to == "spine") == 24 * 32
+    assert all(pool.fabric.name == "compute" for pool in plan.pools.values())
+    # The shared fabric is the site's: the pools' power is their systems alone.
+    assert plan.pools["training"].power.it_kw == pytest.approx(64 * catalog.systems["dgx-h100"].power_kw)
+    # A fabrics.compute that no pool shares is refused.
+    document["pools"][0]["fabric"] = {"switch": "qm9700"}
+    document["pools"][1]["fabric"] = {"switch": "qm8700"}
+    with pytest.raises(ScenarioError) as caught:
+        plan_scenario(document, catalog)
+    assert "fabrics.compute" in caught.value.as_dict()
+
+
 def test_a_one_pool_error_is_on_the_pools_path(catalog):
     document = {"name": "one", "pools": [{"name": "solo", "system": "dgx-h100", "gpus": 64,
                                           "fabric": {"switch": "qm8700"}}]}
