@@ -96,7 +96,12 @@ def part_label(kind: str | None, part: Any) -> str:
     name = part_attribute(part, "name") or part_attribute(part, "slug", "")
     try:
         if kind == "systems":
-            size = "one rack" if part_attribute(part, "rack_scale") else f"{part_attribute(part, 'rack_units')}U"
+            racks = (part_attribute(part, "compute_racks", 1) or 1) + (
+                part_attribute(part, "switch_racks", 0) or 0)
+            if racks > 1:
+                size = f"{racks} racks"
+            else:
+                size = "one rack" if part_attribute(part, "rack_scale") else f"{part_attribute(part, 'rack_units')}U"
             figures = f"{part_attribute(part, 'gpus')} GPUs, {_number(part_attribute(part, 'power_kw'))} kW, {size}"
         elif kind == "switches":
             figures = (

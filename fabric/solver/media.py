@@ -143,6 +143,7 @@ def module_for_port(
     fitting = [
         module for module in transceivers.values()
         if module.gbps == module_gbps and module.reach_m >= length_m and module.fiber != "copper"
+        and not module.linear_drive
     ]
     return min(
         fitting,

@@ -43,6 +43,11 @@ class TransceiverSpec(PartSpec):
     reach_m: float = spec_field(unit="m", minimum=0, exclusive_minimum=True, maximum=100_000)
     fiber: Literal["multimode", "singlemode", "copper"] = spec_field("multimode")
     power_w: float = spec_field(unit="W", minimum=0, maximum=100)
+    linear_drive: bool = spec_field(
+        False,
+        help="A linear-drive module (LPO, no DSP) that works only with hosts designed for it: used "
+        "where a system names it (a scale-up network), never chosen for a fabric's ports.",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
