@@ -474,10 +474,13 @@ def _no_fit_message(
     max_weight_kg: float | None = None,
 ) -> str:
     switches = f" besides its {in_rack.switches} switches" if in_rack.switches else ""
+    # A system of several compute racks is judged by one of them.
+    one = f"one compute rack of a {system.name}" if system.compute_racks > 1 else f"one {system.name}"
+    power_kw, weight_kg = round(system.compute_rack_kw, 3), round(system.compute_rack_weight_kg, 3)
     if path == "racks.power_budget_kw":
-        needed = system.power_kw + in_rack.power_kw
+        needed = power_kw + in_rack.power_kw
         return (
-            f"one {system.name} draws {system.power_kw:g} kW, more than the "
+            f"{one} draws {power_kw:g} kW, more than the "
             f"{racks.power_budget_kw:g} kW rack budget{switches}: raise the budget to at least "
             f"{needed:g} kW"
         )
@@ -489,20 +492,20 @@ def _no_fit_message(
         )
     if path == "racks.max_weight_kg":
         return (
-            f"one {system.name} weighs {system.weight_kg:g} kg, more than the {max_weight_kg:g} kg "
-            f"a rack may hold{switches}: allow at least {system.weight_kg + in_rack.weight_kg:g} kg"
+            f"{one} weighs {weight_kg:g} kg, more than the {max_weight_kg:g} kg "
+            f"a rack may hold{switches}: allow at least {weight_kg + in_rack.weight_kg:g} kg"
         )
     workable = sorted(
         name
         for name, option in cooling_types.items()
-        if option.max_rack_kw >= system.power_kw + in_rack.power_kw
+        if option.max_rack_kw >= power_kw + in_rack.power_kw
         and (option.liquid_fraction > 0 or not system.liquid_cooling_required)
     )
     choose = f": choose {' or '.join(workable)}" if workable else ""
     if system.liquid_cooling_required and cooling.liquid_fraction == 0:
         return f"{system.name} needs liquid cooling, which {racks.cooling} does not give{choose}"
     return (
-        f"{racks.cooling} cooling removes at most {cooling.max_rack_kw:g} kW per rack and one "
-        f"{system.name} draws {system.power_kw:g} kW{choose}"
+        f"{racks.cooling} cooling removes at most {cooling.max_rack_kw:g} kW per rack and {one} "
+        f"draws {power_kw:g} kW{choose}"
     )
 

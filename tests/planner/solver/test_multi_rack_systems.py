@@ -114,6 +114,8 @@ def test_a_rack_too_small_for_its_share_is_refused_on_its_field(catalog, racks, 
     with pytest.raises(ScenarioError) as raised:
         plan_scenario({**EXAMPLE, "racks": racks}, catalog)
     assert [error.path for error in raised.value.errors] == [path]
+    # Judged by one of its racks, not by the whole supernode's 559 kW.
+    assert "559" not in raised.value.errors[0].message
 
 
 CUSTOM = {
