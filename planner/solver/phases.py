@@ -147,7 +147,7 @@ def plan_phases(
     final = plans[-1]
     if scenario.growth == "final":
         boms = filled_in_boms(plans, catalog, scenario)
-        racks = [filled_in_racks(plan.compute.total_nodes, final) for plan in plans]
+        racks = [filled_in_racks(plan, final) for plan in plans]
     else:
         boms = [plan.bom for plan in plans]
         racks = [plan.racks.total for plan in plans]
@@ -254,11 +254,19 @@ def _summed(counts: list[PartCount]) -> dict[tuple[str, str, float | None], int]
     return totals
 
 
-def filled_in_racks(nodes: int, final: "Plan") -> int:
-    """The final floor filled in: the compute racks its nodes fill at the final design's systems
-    a rack, and every network, storage and management rack."""
-    racks = final.racks
-    return min(math.ceil(nodes / racks.nodes_per_rack), racks.compute) + racks.total - racks.compute
+def filled_in_racks(plan: "Plan", final: "Plan") -> int:
+    """The final floor filled in: the compute racks each pool's nodes fill at the final design's
+    systems a rack (all the racks of a system that spans several), and every network, storage and
+    management rack."""
+    if len(final.pools or ()) > 1:
+        built = plan.pools or {}
+        pools = [(built[name].compute.total_nodes if name in built else 0, pool.racks)
+                 for name, pool in final.pools.items()]
+    else:
+        pools = [(plan.compute.total_nodes, final.racks)]
+    compute = sum(min(math.ceil(nodes / racks.nodes_per_rack) * racks.racks_per_node, racks.compute)
+                  for nodes, racks in pools)
+    return compute + final.racks.total - final.racks.compute
 
 
 def bom_changes(before: tuple[BomLine, ...], after: tuple[BomLine, ...]) -> tuple[BomChange, ...]:
