@@ -94,8 +94,43 @@ scenario at another size), dates finer than a day, or a phase's own power and fl
 """
 
 
+SYSTEMS_NOTE = """
+## Systems that span racks
+
+A rack-scale system (`rack_scale: true`) is one rack (GB200 NVL72), or several: `compute_racks`
+racks of compute and `switch_racks` racks of its own scale-up switching (CloudMatrix 384: 12 and
+4). Each switch rack draws `switch_rack_kw` and weighs `switch_rack_weight_kg`; the compute racks
+share the rest of `power_kw` and `weight_kg` evenly, and each must fit `racks.power_budget_kw`,
+the cooling and `racks.max_weight_kg` (the message names the field that refuses it). The switch
+racks are network racks (`fabric: scale-up` in `racks.per_rack`) under
+`racks.support_power_budget_kw`; the floor sets them among the network racks of the compute
+rows. The system's NIC ports of every role are spread evenly over its compute racks, so the
+cabling plan measures each cable from the rack its port is in; the system is one device named
+after its first rack. Its `scale_up_links` (a cable of `scale_up_cable_length_m` and a
+`scale_up_transceiver` at each end) are bought under the BOM category `scale_up`, their power
+inside `power_kw`; the cabling plan leaves these vendor-made links out.
+
+Not yet: a switch rack tied to its own supernode on the floor (the floor spreads the switch
+racks over the compute rows in order), scale-up links in the cabling plan and the hand-offs
+(NetBox places the system in its first rack), and a system's own rack footprint (it takes
+GB200 NVL72's 600 x 1,068 mm).
+"""
+
+INFERENCE_NOTE = """
+## Inference
+
+`inference` (or a pool's) sizes the GPUs from memory (weights plus the KV cache of the sequences
+in flight), from throughput (a published tokens/s per GPU, `planner/catalog/inference_throughput.yaml`,
+or `tokens_per_s_per_gpu`) and from latency (time per output token on the HBM roofline, time
+to first token); the plan says which binds. It cannot yet express: several models in one pool,
+disaggregated prefill and decode, speculative decoding, prefix caching, or batching curves (one
+published operating point per system and model class; a system without one gets a dense-TFLOPS
+estimate, which the plan says, unless `tokens_per_s_per_gpu` gives a measured figure).
+"""
+
+
 def scenario_reference_markdown() -> str:
-    return HEADER + "".join(_rows(ScenarioSpec, "")) + POOLS_NOTE + PHASES_NOTE
+    return HEADER + "".join(_rows(ScenarioSpec, "")) + POOLS_NOTE + PHASES_NOTE + SYSTEMS_NOTE + INFERENCE_NOTE
 
 
 def _rows(cls: type, prefix: str):
