@@ -13,6 +13,7 @@ BOM_CATEGORIES = (
 )
 """management: fabric manager appliances and management servers (head nodes); scale_up: the
 modules and cables inside multi-rack systems (`system_part_counts`)."""
+_CATEGORY_ORDER = {category: rank for rank, category in enumerate(BOM_CATEGORIES)}
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def bom_lines(
         if count.quantity > 0:
             key = (count.category, count.sku, count.length_m)
             installed[key] = installed.get(key, 0) + count.quantity
-    ordered = sorted(installed, key=lambda key: (BOM_CATEGORIES.index(key[0]), key[1], key[2] or 0.0))
+    ordered = sorted(installed, key=lambda key: (_CATEGORY_ORDER[key[0]], key[1], key[2] or 0.0))
     lines = []
     for category, sku, length_m in ordered:
         part = catalog.part(sku)

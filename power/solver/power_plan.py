@@ -158,6 +158,7 @@ def packed_racks(
         switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
         optics_kw_by_switch=optics_kw_by_switch, facility=facility,
         reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
+        cache=packing_cache,
     )
     if key is not None:
         packing_cache[key] = packed

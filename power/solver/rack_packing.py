@@ -7,7 +7,7 @@ not 0U take rack units too. `pack_racks` adds the network, storage and managemen
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -348,6 +348,7 @@ def pack_racks(
     reserved_u_per_compute_rack: int = 0,
     lay_out: bool = True,
     compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
+    cache: MutableMapping | None = None,
 ) -> RacksResult:
     """Every rack of the cluster: compute, network, storage and management, described and laid out.
 
@@ -364,6 +365,8 @@ def pack_racks(
       no floor figure. Nothing else of the result depends on the floor.
     - `compute_racks`: the compute racks packed by the caller and their groups (a site of
       several pools, each packed for its own system); `total_nodes` and `system` are then not read.
+    - `cache`: a sweep's, keeping the network, storage and management racks by what they read,
+      which the compute racks' power budget, rack units and systems are not.
     """
     equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
     if compute_racks is not None:
@@ -372,7 +375,42 @@ def pack_racks(
         result, groups = _pack_one_system(
             total_nodes, system, racks, catalog, switch_groups, equipment, reserved_u_per_compute_rack
         )
+    key = None
+    if cache is not None:
+        key = ("support racks", tuple(switch_groups), tuple((optics_kw_by_switch or {}).items()),
+               tuple(storage_systems), tuple(servers), facility.air_delta_t_k, facility.water_delta_t_k,
+               replace(racks, power_budget_kw=1.0, usable_u=1, max_nodes_per_rack=None))
+    support = cache.get(key) if key is not None else None
+    if support is None:
+        support = tuple(
+            describe_rack_group(group, racks, facility, catalog)
+            for group in _support_rack_groups(switch_groups, equipment, storage_systems, servers, racks, catalog)
+        )
+        if key is not None:
+            cache[key] = support
+    described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups) + support
+    floor = lay_out_floor(_floor_blocks(described, catalog), racks) if lay_out else None
+    counts = {kind: sum(group.count for group in described if group.kind == kind)
+              for kind in ("compute", "network", "storage", "management")}
+    return replace(
+        result,
+        network=counts["network"],
+        storage=counts["storage"],
+        management=counts["management"],
+        total=sum(counts.values()),
+        rows=floor.row_count if floor else 0,
+        per_rack=described,
+        floor=floor,
+        servers=tuple(servers),
+    )
 
+
+def _support_rack_groups(
+    switch_groups: Sequence[SwitchGroup], equipment: dict[str, Equipment], storage_systems: Sequence[tuple[str, int]],
+    servers: Sequence[ServerGroup], racks: RacksSpec, catalog: "CatalogSnapshot",
+) -> list[RackGroup]:
+    """The network racks fabric by fabric, then the storage and the management racks."""
+    groups: list[RackGroup] = []
     aux_cooling = support_cooling(racks.cooling, catalog.cooling_types)
     network_type = catalog.rack_types[racks.network_rack_type]
     support_type = catalog.rack_types[racks.rack_type]
@@ -406,22 +444,7 @@ def pack_racks(
         racks.support_power_budget_kw, aux_cooling, racks.rack_type,
         field_path="racks.management_servers", max_weight_kg=racks.max_weight_kg,
     )
-
-    described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups)
-    floor = lay_out_floor(_floor_blocks(described, catalog), racks) if lay_out else None
-    counts = {kind: sum(group.count for group in described if group.kind == kind)
-              for kind in ("compute", "network", "storage", "management")}
-    return replace(
-        result,
-        network=counts["network"],
-        storage=counts["storage"],
-        management=counts["management"],
-        total=sum(counts.values()),
-        rows=floor.row_count if floor else 0,
-        per_rack=described,
-        floor=floor,
-        servers=tuple(servers),
-    )
+    return groups
 
 
 def _pack_one_system(

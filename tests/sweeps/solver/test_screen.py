@@ -73,10 +73,14 @@ def test_the_screen_does_not_count_the_cables(catalog):
 
 @pytest.mark.parametrize("cables", CABLE_MODES)
 def test_a_fabric_cache_gives_the_plan_without_it(catalog, cables):
+    """Fabrics, packings and the network, storage and management racks are kept across designs
+    that differ in cooling or in the compute racks' power budget (which those racks do not read)."""
     cache: dict = {}
     for design in DESIGNS[:3]:
         for cooling in ("air", "direct_liquid"):
-            doc = document(*design[:4], cooling, design[5])
-            cached = plan_scenario(doc, catalog, cables=cables, cache=cache)
-            assert cached == plan_scenario(doc, catalog, cables=cables)
-    assert cache, "the fabrics were kept"
+            for budget_kw in (45, 60, 90):
+                doc = document(*design[:4], cooling, design[5])
+                doc["racks"]["power_budget_kw"] = budget_kw
+                cached = plan_scenario(doc, catalog, cables=cables, cache=cache)
+                assert cached == plan_scenario(doc, catalog, cables=cables)
+    assert any(key[0] == "support racks" for key in cache), "the network racks were kept"
