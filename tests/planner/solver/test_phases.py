@@ -212,3 +212,24 @@ def test_the_slurm_cluster_grows_from_one_to_three_tiers(catalog):
     assert phases[1]["recabled_links"] >= 128
     assert phases[2]["recabled_links"] >= 256 * 8 + 64 * 32
     assert all(later["capex_usd"] > 0 for later in phases)
+
+
+def test_the_mixed_generation_expansion_by_hand(catalog):
+    """examples/mixed-generation-expansion.yaml: 25 A100 systems (200G HCAs), then H100s beside
+    them on the same NDR fabric (the issue's pool that mixes generations under 400G spines)."""
+    plan = plan_scenario(parse_document((EXAMPLES / "mixed-generation-expansion.yaml").read_text()), catalog)
+    # Systems: 200 / 8 = 25 hgx-a100; 600 / 8 = 75 and ceil(1,700 / 8) = 213 dgx-h100.
+    assert [phase.gpus for phase in plan.phases] == [200, 800, 8 * (25 + 213)]
+    fabric = plan.fabrics["compute"]
+    # Links: 25 x 8 = 200 at 200 Gb/s and 213 x 8 = 1,704 at 400 Gb/s, numbered on: 238 systems
+    # in units of 32 (a leaf's 32 down ports) -> ceil(238 / 32) = 8 units x 8 rails = 64 leaves;
+    # 64 x 32 uplinks / 64 ports = 32 spines.
+    assert [(link.from_, link.count, link.gbps) for link in fabric.links[:2]] == [
+        ("node", 200, 200), ("dgx-h100", 1704, 400)]
+    assert [(tier.role, tier.switches) for tier in fabric.tiers] == [("leaf", 64), ("spine", 32)]
+    # Compute racks at 41 kW and 42 U: hgx-a100 6.5 kW, 6 U -> min(floor(41 / 6.5), floor(42 / 6))
+    # = 6 a rack, ceil(25 / 6) = 5 racks; dgx-h100 10.2 kW -> 4 a rack, ceil(75 / 4) = 19 and
+    # ceil(213 / 4) = 54. growth: final stands every other rack from the start.
+    others = plan.racks.total - plan.racks.compute
+    assert (plan.pools["a100"].racks.compute, plan.pools["h100"].racks.compute) == (5, 54)
+    assert [phase.racks for phase in plan.phases] == [5 + others, 5 + 19 + others, 5 + 54 + others]
