@@ -20,12 +20,14 @@ def system_endpoints(system: SystemSpec, systems: int, role: str) -> EndpointGro
 
     Compute ports are rail-aligned per tray: a GB200 NVL72 rack's 72 compute NICs are 18 trays of
     4 (one per GPU of the tray), so the fabric has 4 rails, not 72 (NVIDIA DGX GB200 user guide,
-    hardware: 4 x ConnectX-7 per compute tray).
+    hardware: 4 x ConnectX-7 per compute tray). Management (oob) ports are each a tray's or a
+    node's BMC, not rails: they fill the leaves in order (27 BMCs of an NVL72 rack share its
+    management switches rather than take a leaf each).
     """
     nic = system.nic(role)
     if nic is None or systems <= 0:
         return None
-    trays = system.compute_trays if role == "compute" else 1
+    trays = system.compute_trays if role == "compute" else nic.count if role == "oob" else 1
     return EndpointGroup(
         system.slug, systems, nic.count, nic.gbps, nic.ports_per_cage, system.nic_optics_in_power, trays
     )

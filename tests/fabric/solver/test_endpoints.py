@@ -18,6 +18,15 @@ def test_system_endpoints_by_role(catalog):
     assert system_endpoints(dgx, 0, "compute") is None
 
 
+def test_management_ports_are_not_rails(catalog):
+    """An NVL72 rack's 72 compute NICs are 4 rails (18 trays of 4); its 27 BMC ports are not 27
+    rails: each is a tray of its own, so they fill the management leaves in order."""
+    nvl72 = catalog.systems["gb200-nvl72"]
+    assert system_endpoints(nvl72, 8, "compute").trays == 18
+    oob = system_endpoints(nvl72, 8, "oob")
+    assert (oob.ports_per_endpoint, oob.trays) == (27, 27)
+
+
 def test_fabric_manager_and_management_ports():
     assert fabric_manager_endpoints(4, 400) == EndpointGroup("fabric-manager", 1, 4, 400)
     assert fabric_manager_endpoints(0, 400) is None

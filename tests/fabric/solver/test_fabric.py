@@ -137,3 +137,21 @@ def test_rails_that_do_not_match_the_gpus_are_said(catalog):
 def test_nic_slower_than_the_smallest_split_is_a_warning(catalog):
     result = plan_fabric("inband", FabricSpec(switch="sn5600"), [EndpointGroup("hgx-h100", 16, 2, 25)], catalog)
     assert any("sn5600 cannot run the 25 Gb/s hgx-h100 links" in warning for warning in result.warnings)
+
+
+def test_rack_scale_management_ports_fill_the_oob_leaves_in_order(catalog):
+    """8 GB200 NVL72 racks: 8 x 27 = 216 BMC ports and the rest of oob's endpoints fill 48-port
+    management leaves one after the other: ceil(links / 48) leaves, not one leaf per BMC port
+    (27) as rails would have it."""
+    from planner.solver.pipeline import plan_scenario
+
+    plan = plan_scenario({
+        "name": "8 NVL72", "compute": {"system": "gb200-nvl72", "nodes": 8},
+        "racks": {"power_budget_kw": 140, "cooling": "direct_liquid"},
+        "fabrics": {"oob": {"switch": "sn2201", "spine_switch": "sn4600c"}},
+    }, catalog)
+    oob = plan.fabrics["oob"]
+    leaf = oob.tiers[0]
+    endpoint_links = sum(link.count for link in oob.links if link.to == "leaf")
+    assert endpoint_links >= 8 * 27
+    assert leaf.switches == -(-endpoint_links // leaf.down_links_per_switch) < 27
