@@ -171,11 +171,11 @@ def test_a_second_supernode_in_a_later_phase(catalog):
     ]}
     plan = plan_scenario(document, catalog)
     final = plan_scenario(EXAMPLE, catalog)
-    # growth: final lays out every network and management rack at once (the 8 switch racks and
-    # the fabrics' 3, the management rack: 12) and fills the compute racks: one supernode fills
-    # 12 of them, two fill 24.
-    assert final.racks.total - final.racks.compute == 12
-    assert [phase.racks for phase in plan.phases] == [12 + 12, 24 + 12]
+    # growth: final lays out every network and management rack at once (the 8 switch racks, the
+    # compute, in-band and oob fabrics' 4, the management rack: 13) and fills the compute racks:
+    # one supernode fills 12 of them, two fill 24.
+    assert final.racks.total - final.racks.compute == 13
+    assert [phase.racks for phase in plan.phases] == [12 + 13, 24 + 13]
     # The first phase buys its supernode's 6,912 modules, the second the other 6,912.
     added = [{line.sku: line.quantity for line in phase.added if line.category == "scale_up"} for phase in plan.phases]
     assert [bought["lpo-400g-dr4"] for bought in added] == [LPO_MODULES_PER_SUPERNODE] * 2
