@@ -20,14 +20,20 @@ def system_endpoints(system: SystemSpec, systems: int, role: str) -> EndpointGro
 
     Compute ports are rail-aligned per tray: a GB200 NVL72 rack's 72 compute NICs are 18 trays of
     4 (one per GPU of the tray), so the fabric has 4 rails, not 72 (NVIDIA DGX GB200 user guide,
-    hardware: 4 x ConnectX-7 per compute tray). Management (oob) ports are each a tray's or a
-    node's BMC, not rails: they fill the leaves in order (27 BMCs of an NVL72 rack share its
-    management switches rather than take a leaf each).
+    hardware: 4 x ConnectX-7 per compute tray). The other roles' ports are spread over the
+    trays where they divide evenly (an NVL72's 18 in-band ports: one a tray, one rail), and
+    management (oob) ports are each a tray's or a node's BMC: one rail, filling the leaves in
+    order (the 27 BMCs of an NVL72 rack share its management switches, not a leaf each).
     """
     nic = system.nic(role)
     if nic is None or systems <= 0:
         return None
-    trays = system.compute_trays if role == "compute" else nic.count if role == "oob" else 1
+    if role == "oob":
+        trays = nic.count
+    elif role == "compute" or nic.count % system.compute_trays == 0:
+        trays = system.compute_trays
+    else:
+        trays = 1
     return EndpointGroup(
         system.slug, systems, nic.count, nic.gbps, nic.ports_per_cage, system.nic_optics_in_power, trays
     )

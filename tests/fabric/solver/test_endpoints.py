@@ -18,13 +18,17 @@ def test_system_endpoints_by_role(catalog):
     assert system_endpoints(dgx, 0, "compute") is None
 
 
-def test_management_ports_are_not_rails(catalog):
-    """An NVL72 rack's 72 compute NICs are 4 rails (18 trays of 4); its 27 BMC ports are not 27
-    rails: each is a tray of its own, so they fill the management leaves in order."""
+def test_a_trays_ports_are_its_rails_and_management_ports_none(catalog):
+    """An NVL72 rack's 72 compute NICs are 4 rails (18 trays of 4); its 18 in-band ports are one
+    a tray (one rail, not 18); its 27 BMC ports are not 27 rails: each is a tray of its own, so
+    they fill the management leaves in order."""
     nvl72 = catalog.systems["gb200-nvl72"]
     assert system_endpoints(nvl72, 8, "compute").trays == 18
+    assert system_endpoints(nvl72, 8, "inband").trays == 18
     oob = system_endpoints(nvl72, 8, "oob")
     assert (oob.ports_per_endpoint, oob.trays) == (27, 27)
+    # A DGX H100 is one tray: its two storage ports are two rails, as before.
+    assert system_endpoints(catalog.systems["dgx-h100"], 8, "storage").trays == 1
 
 
 def test_fabric_manager_and_management_ports():
