@@ -47,8 +47,8 @@ from power.solver.rack_packing import (
     compute_rack_groups,
     pack_compute_racks,
     pack_compute_racks_with_switches,
-    scale_up_switch_rack_groups,
 )
+from power.solver.scale_up_racks import scale_up_switch_rack_groups
 from power.solver.support_racks import switch_equipment
 from storage.solver.tiers import storage_endpoint_groups, storage_system_counts
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from fabric.solver.interfaces import SwitchGroup
-from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
-from planner.solver.management import ServerGroup, server_counts
+from planner.solver.errors import FieldError, InfeasibleError
+from planner.solver.management import ServerGroup
 from planner.solver.parts import SystemSpec
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.parts import CoolingTypeSpec, PduSpec, RackTypeSpec
-from power.solver.pdu import FEEDS_PER_RACK, rack_pdus
+from power.solver.pdu import rack_pdus
 from power.solver.rack_loads import (
     RackGroup,
     RackGroupResult,
@@ -25,14 +25,13 @@ from power.solver.rack_loads import (
     describe_rack_group,
     rack_footprint_m,
 )
+from power.solver.scale_up_racks import scale_up_switch_rack_groups
 from power.solver.specs import FacilitySpec, RacksSpec
 from power.solver.support_racks import (
     Equipment,
-    management_equipment,
-    pack_equipment,
-    storage_equipment,
-    support_cooling,
+    support_rack_groups,
     switch_equipment,
+    switch_totals,
 )
 
 if TYPE_CHECKING:
@@ -290,50 +289,6 @@ def compute_rack_groups(
     return groups
 
 
-SCALE_UP_FABRIC = "scale-up"
-"""The `fabric` of the racks of a multi-rack system's own scale-up switching."""
-
-
-def scale_up_switch_rack_groups(
-    systems: int, system: SystemSpec, racks: RacksSpec, cooling_types: dict[str, CoolingTypeSpec]
-) -> list[RackGroup]:
-    """The switch racks of `systems` multi-rack systems: system.switch_racks each, drawing
-    switch_rack_kw and weighing switch_rack_weight_kg (their frame included). They stand with
-    the network racks (fabric `scale-up`), so they take the support racks' power budget and
-    cooling; a rack over either is refused on that field."""
-    if not system.switch_racks or not systems:
-        return []
-    cooling = support_cooling(racks.cooling, cooling_types)
-    if system.switch_rack_kw > racks.support_power_budget_kw + _FIT_TOLERANCE:
-        raise InfeasibleError.at(
-            "racks.support_power_budget_kw",
-            f"a {system.name} switch rack draws {system.switch_rack_kw:g} kW, more than the "
-            f"{racks.support_power_budget_kw:g} kW a network rack may draw: raise it to at least "
-            f"{system.switch_rack_kw:g} kW",
-        )
-    if system.switch_rack_kw > cooling.max_rack_kw + _FIT_TOLERANCE:
-        raise InfeasibleError.at(
-            "racks.cooling",
-            f"a {system.name} switch rack draws {system.switch_rack_kw:g} kW, more than the "
-            f"{cooling.max_rack_kw:g} kW {cooling.slug} cooling removes from a network rack",
-        )
-    return [
-        RackGroup(
-            kind="network",
-            count=systems * system.switch_racks,
-            rack_type=system.slug,
-            contents=(RackItem(system.slug, 1),),
-            units_used=system.rack_units,
-            usable_u=system.rack_units,
-            it_kw=system.switch_rack_kw,
-            equipment_weight_kg=system.switch_rack_weight_kg,
-            cooling=cooling.slug,
-            fabric=SCALE_UP_FABRIC,
-            rack_scale=True,
-        )
-    ]
-
-
 def pack_racks(
     total_nodes: int,
     system: SystemSpec,
@@ -384,7 +339,7 @@ def pack_racks(
     if support is None:
         support = tuple(
             describe_rack_group(group, racks, facility, catalog)
-            for group in _support_rack_groups(switch_groups, equipment, storage_systems, servers, racks, catalog)
+            for group in support_rack_groups(switch_groups, equipment, storage_systems, servers, racks, catalog)
         )
         if key is not None:
             cache[key] = support
@@ -405,54 +360,12 @@ def pack_racks(
     )
 
 
-def _support_rack_groups(
-    switch_groups: Sequence[SwitchGroup], equipment: dict[str, Equipment], storage_systems: Sequence[tuple[str, int]],
-    servers: Sequence[ServerGroup], racks: RacksSpec, catalog: "CatalogSnapshot",
-) -> list[RackGroup]:
-    """The network racks fabric by fabric, then the storage and the management racks."""
-    groups: list[RackGroup] = []
-    aux_cooling = support_cooling(racks.cooling, catalog.cooling_types)
-    network_type = catalog.rack_types[racks.network_rack_type]
-    support_type = catalog.rack_types[racks.rack_type]
-    # PDUs that are not 0U take their units in every rack: at least one per feed.
-    pdu_u = FEEDS_PER_RACK[racks.power_feeds] * catalog.pdus[racks.pdu].rack_units
-    network_u = network_type.usable_u - racks.network_reserved_u - pdu_u
-    support_u = support_type.usable_u - pdu_u
-    if network_u < 1:
-        raise ScenarioError.at(
-            "racks.network_reserved_u",
-            f"leaves no room in a {network_type.usable_u} U {network_type.name}: "
-            f"keep it below {network_type.usable_u}",
-        )
-    networked = [group for group in switch_groups if group.placement == "network_rack"]
-    for fabric in dict.fromkeys(group.fabric for group in networked):
-        totals = _switch_totals(switch_groups, "network_rack", fabric)
-        groups += pack_equipment(
-            "network", [(equipment[slug], count) for slug, count in totals.items()], network_type,
-            network_u, racks.support_power_budget_kw, aux_cooling, racks.network_rack_type,
-            fabric=fabric, field_path=f"fabrics.{fabric}.switch", max_weight_kg=racks.max_weight_kg,
-        )
-    stored = storage_equipment(storage_systems, catalog)
-    in_storage = _switch_totals(switch_groups, "storage_rack")
-    stored += [(equipment[slug], count) for slug, count in in_storage.items()]
-    groups += pack_equipment(
-        "storage", stored, support_type, support_u, racks.support_power_budget_kw,
-        aux_cooling, racks.rack_type, field_path="storage", max_weight_kg=racks.max_weight_kg,
-    )
-    groups += pack_equipment(
-        "management", management_equipment(server_counts(servers), racks, catalog), support_type, support_u,
-        racks.support_power_budget_kw, aux_cooling, racks.rack_type,
-        field_path="racks.management_servers", max_weight_kg=racks.max_weight_kg,
-    )
-    return groups
-
-
 def _pack_one_system(
     total_nodes: int, system: SystemSpec, racks: RacksSpec, catalog: "CatalogSnapshot",
     switch_groups: Sequence[SwitchGroup], equipment: dict[str, Equipment], reserved_u: int,
 ) -> tuple[RacksResult, list[RackGroup]]:
     """The compute racks of one system with the switches placed in them, and their groups."""
-    in_compute = _switch_totals(switch_groups, "compute_rack")
+    in_compute = switch_totals(switch_groups, "compute_rack")
     if system.rack_scale and in_compute:
         fabric = next(group.fabric for group in switch_groups if group.placement == "compute_rack")
         raise InfeasibleError.at(
@@ -464,19 +377,6 @@ def _pack_one_system(
     result = pack_compute_racks_with_switches(total_nodes, system, racks, catalog, in_compute, equipment, reserved_u)
     groups = compute_rack_groups(result, system, racks, in_compute, equipment)
     return result, groups + scale_up_switch_rack_groups(total_nodes, system, racks, catalog.cooling_types)
-
-
-def _switch_totals(
-    switch_groups: Sequence[SwitchGroup], placement: str, fabric: str | None = None
-) -> dict[str, int]:
-    """Switches of one placement (and fabric), by catalog slug."""
-    totals: dict[str, int] = {}
-    for group in switch_groups:
-        if group.placement != placement or (fabric is not None and group.fabric != fabric):
-            continue
-        if group.count > 0:
-            totals[group.switch] = totals.get(group.switch, 0) + group.count
-    return totals
 
 
 def _floor_blocks(groups: Sequence[RackGroupResult], catalog: "CatalogSnapshot") -> list[RackBlock]:

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 from fabric.solver.interfaces import SwitchGroup
 from planner.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.management import ServerGroup, server_counts
 from power.solver.parts import CoolingTypeSpec, RackTypeSpec
+from power.solver.pdu import FEEDS_PER_RACK
 from power.solver.rack_loads import RackGroup, RackItem, RackKind
 from power.solver.specs import RacksSpec
 
@@ -237,3 +239,58 @@ def _too_big_message(
         f"{min(rack_type.static_load_kg, max_weight_kg or float('inf')):g} kg a {kind} rack may hold "
         f"({rack_type.name}, racks.max_weight_kg)"
     )
+
+
+def switch_totals(
+    switch_groups: Sequence[SwitchGroup], placement: str, fabric: str | None = None
+) -> dict[str, int]:
+    """Switches of one placement (and fabric), by catalog slug."""
+    totals: dict[str, int] = {}
+    for group in switch_groups:
+        if group.placement != placement or (fabric is not None and group.fabric != fabric):
+            continue
+        if group.count > 0:
+            totals[group.switch] = totals.get(group.switch, 0) + group.count
+    return totals
+
+
+def support_rack_groups(
+    switch_groups: Sequence[SwitchGroup], equipment: dict[str, Equipment], storage_systems: Sequence[tuple[str, int]],
+    servers: Sequence[ServerGroup], racks: RacksSpec, catalog: "CatalogSnapshot",
+) -> list[RackGroup]:
+    """The network racks fabric by fabric, then the storage and the management racks."""
+    groups: list[RackGroup] = []
+    aux_cooling = support_cooling(racks.cooling, catalog.cooling_types)
+    network_type = catalog.rack_types[racks.network_rack_type]
+    support_type = catalog.rack_types[racks.rack_type]
+    # PDUs that are not 0U take their units in every rack: at least one per feed.
+    pdu_u = FEEDS_PER_RACK[racks.power_feeds] * catalog.pdus[racks.pdu].rack_units
+    network_u = network_type.usable_u - racks.network_reserved_u - pdu_u
+    support_u = support_type.usable_u - pdu_u
+    if network_u < 1:
+        raise ScenarioError.at(
+            "racks.network_reserved_u",
+            f"leaves no room in a {network_type.usable_u} U {network_type.name}: "
+            f"keep it below {network_type.usable_u}",
+        )
+    networked = [group for group in switch_groups if group.placement == "network_rack"]
+    for fabric in dict.fromkeys(group.fabric for group in networked):
+        totals = switch_totals(switch_groups, "network_rack", fabric)
+        groups += pack_equipment(
+            "network", [(equipment[slug], count) for slug, count in totals.items()], network_type,
+            network_u, racks.support_power_budget_kw, aux_cooling, racks.network_rack_type,
+            fabric=fabric, field_path=f"fabrics.{fabric}.switch", max_weight_kg=racks.max_weight_kg,
+        )
+    stored = storage_equipment(storage_systems, catalog)
+    in_storage = switch_totals(switch_groups, "storage_rack")
+    stored += [(equipment[slug], count) for slug, count in in_storage.items()]
+    groups += pack_equipment(
+        "storage", stored, support_type, support_u, racks.support_power_budget_kw,
+        aux_cooling, racks.rack_type, field_path="storage", max_weight_kg=racks.max_weight_kg,
+    )
+    groups += pack_equipment(
+        "management", management_equipment(server_counts(servers), racks, catalog), support_type, support_u,
+        racks.support_power_budget_kw, aux_cooling, racks.rack_type,
+        field_path="racks.management_servers", max_weight_kg=racks.max_weight_kg,
+    )
+    return groups

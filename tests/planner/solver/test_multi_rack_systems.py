@@ -179,3 +179,14 @@ def test_a_second_supernode_in_a_later_phase(catalog):
     # The first phase buys its supernode's 6,912 modules, the second the other 6,912.
     added = [{line.sku: line.quantity for line in phase.added if line.category == "scale_up"} for phase in plan.phases]
     assert [bought["lpo-400g-dr4"] for bought in added] == [LPO_MODULES_PER_SUPERNODE] * 2
+
+
+def test_a_switch_rack_beyond_the_network_racks_cooling_is_refused(catalog):
+    # 50 kW in one switch rack: within a 60 kW support budget, beyond air's 45 kW.
+    document = {"name": "custom pod", "compute": {"system": "two-rack-pod", "nodes": 1},
+                "components": {"systems": [{**CUSTOM, "switch_rack_kw": 50}]},
+                "racks": {"power_budget_kw": 50, "cooling": "air", "support_power_budget_kw": 60}}
+    with pytest.raises(ScenarioError) as raised:
+        plan_scenario(document, catalog)
+    assert [error.path for error in raised.value.errors] == ["racks.cooling"]
+    assert "switch rack draws 50 kW" in raised.value.errors[0].message
