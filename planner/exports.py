@@ -274,18 +274,26 @@ def check_export_format(export_format: str) -> None:
 
 
 CABLED_EXPORTS = frozenset({*STREAMED_EXPORTS, *HANDOFF_EXPORTS})
-"""Exports that place every cable and device: not yet for a site of several pools."""
+"""Exports that place every cable and device."""
+
+
+def cabling_refusal(plan: "Plan") -> tuple[str, str] | None:
+    """Why the cabling plan cannot place a site's devices yet, as (field, reason), or None: a
+    pool's own top-of-rack leaves stand in that pool's compute racks, which the cabling plan
+    does not place (each pool's systems, and every other switch, it does)."""
+    if len(plan.pools or {}) < 2:
+        return None
+    for index, pool in enumerate(plan.inputs.pools):
+        if pool.fabric is not None and pool.fabric.leaf_placement == "top_of_rack":
+            return f"pools[{index}].fabric.leaf_placement", "the cabling plan cannot place a pool's own top-of-rack leaves yet"
+    return None
 
 
 def check_cabled(plan: "Plan", export_format: str) -> None:
-    """A site of several pools has its BOM from the fabric engine's counts: the cabling plan
-    (and the hand-off files made from it) do not yet place the nodes of several systems."""
-    if export_format in CABLED_EXPORTS and len(plan.pools or {}) > 1:
-        raise ScenarioError.at(
-            "pools",
-            f"the {export_format} export places every cable, which a site of several pools cannot have "
-            f"yet: export json, csv or xlsx",
-        )
+    refusal = cabling_refusal(plan) if export_format in CABLED_EXPORTS else None
+    if refusal is not None:
+        path, reason = refusal
+        raise ScenarioError.at(path, f"{reason}: choose rail_optimized, or export json, csv or xlsx")
 
 
 def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, str]:
@@ -346,7 +354,7 @@ def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot 
 def export_available(plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None) -> bool:
     """Whether the plan has what the format needs (a hand-off file may not apply: a UFM file to a
     plan without InfiniBand, blocks to a system without NVLink domains across nodes)."""
-    if export_format in CABLED_EXPORTS and len(plan.pools or {}) > 1:
+    if export_format in CABLED_EXPORTS and cabling_refusal(plan) is not None:
         return False
     if export_format not in HANDOFF_EXPORTS:
         return export_format in EXPORT_FORMATS

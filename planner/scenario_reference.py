@@ -40,11 +40,16 @@ compute fabric is `compute` in `plan.fabrics` when there is one pool or when it 
 `power.it_kw` is its systems, its own compute fabric's switches and the modules in their ports;
 the shared fabrics (a shared `fabrics.compute` too), storage and management are the site's.
 
-Not yet in a site of several pools: the cabling plan and the hand-off files (NetBox, UFM,
-Slurm), which place every cable (the BOM's cables and optics are the fabric engine's counts,
-one length a segment); top-of-rack leaves of a shared fabric (they stand in network racks);
-`racks.nodes_per_rack` and the other per-rack compute figures of the site are the first pool's
-(each pool's are in `pools.<name>.racks`).
+The cabling plan places each pool's systems in its own compute racks (the pools' racks in pool
+order) and cables them to their own fabric and to the shared ones; the BOM's cables and optics
+are its rows, as for one pool, and the hand-off files (NetBox, Nautobot, UFM, Slurm) list every
+pool's systems. Not yet in a site of several pools: a pool's own top-of-rack leaves in the
+cabling plan and the hand-offs (the cabled exports refuse them on
+`pools[i].fabric.leaf_placement`; the BOM then takes the fabric engine's counts, one length a
+segment), and one Slurm node per tray of a rack-scale pool (each system is one node);
+top-of-rack leaves of a shared fabric stand in network racks; `racks.nodes_per_rack` and the
+other per-rack compute figures of the site are the first pool's (each pool's are in
+`pools.<name>.racks`).
 """
 
 PHASES_NOTE = """

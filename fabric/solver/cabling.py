@@ -106,8 +106,14 @@ import numpy as np
 
 from fabric.solver.arrays import divmod_by
 from fabric.solver.cabling_links import (
-    CHUNK_LINKS, DM_PER_M, NO_MODULE, LinkEnds, count_fabric, fabric_segments,
+    CHUNK_LINKS,
+    DM_PER_M,
+    NO_MODULE,
+    LinkEnds,
+    count_fabric,
+    fabric_segments,
 )
+from fabric.solver.cabling_pools import fabric_node_pools, node_pools, pool_fabric_spec
 from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m, top_u
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
@@ -150,19 +156,23 @@ class PlanCabling:
         results = plan.fabrics or {}
         ordered = [name for name in FABRIC_ORDER if name in results]
         ordered += [name for name in results if name not in ordered]
-        self.fabrics = [FabricWiring(results[name], plan, self.racks, storage_groups) for name in ordered]
+        self.node_pools = node_pools(plan, catalog)
+        self._pool_starts = [pool.first_node for pool in self.node_pools]
+        self.fabrics = [
+            FabricWiring(results[name], plan, self.racks, storage_groups,
+                         fabric_node_pools(plan, catalog, self.node_pools, name))
+            for name in ordered
+        ]
         shared = SharedRacks(self.fabrics, self.racks)
         for fabric in self.fabrics:
             fabric.shared = shared
         self.tray_height_m = getattr(racks_spec, "cable_tray_height_m", 2.7)
         self.slack_m = getattr(racks_spec, "cable_slack_m", 1.0)
         self.slack_fraction = getattr(racks_spec, "cable_slack_fraction", 0.1)
-        per_rack = max(getattr(plan.racks, "nodes_per_rack", 1) or 1, 1)
-        used = getattr(plan.racks, "compute_rack_units_used", 0) or 0
-        self.node_units = max(used // per_rack, 1)
-        self.node_heights_m = port_heights_m(1 + np.arange(max(per_rack, 1)) * self.node_units, self.node_units)
-        self.nodes_per_rack = per_rack
-        self.racks_per_node = max(getattr(plan.racks, "racks_per_node", 1) or 1, 1)
+        self.node_heights_m = {
+            pool.name: port_heights_m(1 + np.arange(pool.nodes_per_rack) * pool.node_units, pool.node_units)
+            for pool in self.node_pools
+        }
         # Each fabric's manager appliances, and the index of the first among the units of their
         # part in the management racks (fabric managers come first, in fabric order).
         self.fabric_managers: dict[str, tuple[Any, int]] = {}
@@ -172,13 +182,10 @@ class PlanCabling:
                 self.fabric_managers[server.fabric] = (server, seen.get(server.server, 0))
             seen[server.server] = seen.get(server.server, 0) + server.count
         self._management_devices(plan, storage_groups)
-        fabric_specs = getattr(getattr(plan, "inputs", None), "fabrics", None)
         self.optical_media = {
-            fabric.name: getattr(getattr(fabric_specs, fabric.name, None), "optical_media", "transceivers")
+            fabric.name: getattr(pool_fabric_spec(plan, fabric.name), "optical_media", "transceivers")
             for fabric in self.fabrics
         }
-        system = catalog.systems.get(getattr(plan.compute, "system", ""))
-        self.system_holder = system.slug if system is not None and not system.nic_optics_in_power else None
         # A system's ports are cabled one after the other: a few entries hold its place.
         self.node = lru_cache(maxsize=64)(self._node)
         self._steps: dict[tuple, tuple] = {}
@@ -190,10 +197,11 @@ class PlanCabling:
     # -- endpoint devices ---------------------------------------------------------------------
 
     def _node(self, index: int) -> DevicePlace:
-        rack, slot = divmod(index, self.nodes_per_rack)
-        rack *= self.racks_per_node
-        number = self.racks.number("compute", rack)
-        return self.racks.place(number, 1 + slot * self.node_units, self.node_units, "node", slot + 1, index)
+        """System `index` of every pool's (in pool order), in its pool's compute racks."""
+        pool = self.node_pools[bisect_right(self._pool_starts, index) - 1]
+        rack, slot = divmod(index - pool.first_node, pool.nodes_per_rack)
+        number = self.racks.number("compute", pool.first_rack + rack * pool.racks_per_node)
+        return self.racks.place(number, 1 + slot * pool.node_units, pool.node_units, "node", slot + 1, index)
 
     def supported(self, kind: str, slug: str, index: int, role: str) -> DevicePlace:
         """The index-th `slug` unit in storage or management racks, filled from the top."""
@@ -316,8 +324,8 @@ class PlanCabling:
 
     def endpoint(self, fabric: FabricWiring, group: WiredGroup, device: int, port: int, plane: int):
         """The place and port name of one endpoint link's device end."""
-        if group.name == "node":
-            return self.node(device), nic_port(fabric.name, port, plane, fabric.planes)
+        if group.pool is not None:
+            return self.node(group.pool.first_node + device), nic_port(fabric.name, port, plane, fabric.planes)
         if group.name == FABRIC_MANAGER:
             # The fabric's leaf links are spread over its appliances, each taking its own ports.
             manager, first = self.fabric_managers.get(fabric.name, (None, 0))
@@ -353,17 +361,19 @@ class PlanCabling:
         cages_per_device = -(-group.ports // per_cage)
         cage = device * cages_per_device + port // per_cage
         planes = fabric.planes
-        if group.name == "node":
-            rack, slot = divmod_by(device, self.nodes_per_rack)
-            if self.racks_per_node > 1:
-                rack = rack * self.racks_per_node + port * self.racks_per_node // max(group.ports, 1)
-            number = self.racks.numbers("compute", rack)
-            u = np.where(number > 0, 1 + slot * self.node_units, 0)
+        pool = group.pool
+        if pool is not None:
+            rack, slot = divmod_by(device, pool.nodes_per_rack)
+            if pool.racks_per_node > 1:
+                rack = rack * pool.racks_per_node + port * pool.racks_per_node // max(group.ports, 1)
+            number = self.racks.numbers("compute", pool.first_rack + rack)
+            u = np.where(number > 0, 1 + slot * pool.node_units, 0)
             return LinkEnds(
-                number, u, self.node_heights_m[slot], device, port, cage, cages=max(group.count * cages_per_device, 1),
-                devices=f"group:{group.name}", place=lambda index, _: self.node(index),
+                number, u, self.node_heights_m[pool.name][slot], device, port, cage,
+                cages=max(group.count * cages_per_device, 1), devices=f"nodes:{pool.name}",
+                place=lambda index, _: self.node(pool.first_node + index),
                 port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
-                holder=self.system_holder, links_per_cage=per_cage,
+                holder=pool.holder, links_per_cage=per_cage,
             )
         placed = self._management_ends(fabric, group, plane, device, port)
         if placed is not None:

@@ -24,6 +24,8 @@ class CabledPlan:
     compute: Any
     storage: Any = None
     inputs: Any = None
+    pools: Any = None
+    """A site's pools by name (each with its system, compute and racks)."""
 
 
 def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
@@ -60,7 +62,7 @@ def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricRe
             optics_power_kw_by_device={device: watts / W_PER_KW for device, watts in total.optics_w.items()},
             media_warnings=tuple(warning for count in total.segments for warning in count.warnings),
         )
-    return counted
+    return {name: counted[name] for name in plan.fabrics}
 
 
 def estimated_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:

@@ -54,6 +54,26 @@ def tier_ports(tier: TierResult) -> TierPorts:
 
 
 @dataclass(frozen=True)
+class NodePool:
+    """The systems of one pool as the cabling plan places them: in the pool's own compute racks
+    (a site packs each pool's racks for its system, pool after pool)."""
+
+    name: str
+    system: str
+    first_node: int
+    """Number of the pool's first system among every pool's, in pool order."""
+    nodes: int
+    first_rack: int
+    """Index of the pool's first compute rack among the compute racks."""
+    nodes_per_rack: int
+    racks_per_node: int
+    """Compute racks one system fills (CloudMatrix 384: 12), else 1."""
+    node_units: int
+    holder: str | None
+    """Catalog slug charged with the power of the modules in its NIC cages (None: in its rating)."""
+
+
+@dataclass(frozen=True)
 class WiredGroup:
     """Devices of one endpoint group and their links (one LinkResult)."""
 
@@ -63,12 +83,18 @@ class WiredGroup:
     first_link: int
     """Number j of the group's first endpoint link in one plane."""
     link: LinkResult
+    pool: NodePool | None = None
+    """The pool whose systems the group is; None for other devices."""
 
 
 class FabricWiring:
     """One fabric's switches and links, per plane, as arithmetic on indices."""
 
-    def __init__(self, result: FabricResult, plan: Any, racks: RackIndex, storage_groups: dict) -> None:
+    def __init__(
+        self, result: FabricResult, plan: Any, racks: RackIndex, storage_groups: dict, node_pools: list[NodePool],
+    ) -> None:
+        """`node_pools`: the pools whose systems are this fabric's endpoint groups, in the
+        engine's order (the first group is `node`, the others are named by their system)."""
         self.result = result
         self.name = result.name
         self.planes = max(result.planes, 1)
@@ -79,16 +105,19 @@ class FabricWiring:
         self.ports = {tier.role: tier_ports(tier) for tier in result.tiers}
         self.per_plane = {tier.role: tier.switches // self.planes for tier in result.tiers}
         self.edge_role = result.tiers[0].role
-        nodes = plan.compute.total_nodes
+        waiting = list(node_pools)
+        nodes = waiting[0].nodes if waiting else 0
         self.groups: list[WiredGroup] = []
         first = 0
         for link in result.links:
             if not link.segment.startswith("node-"):
                 continue
             per_plane = link.count // self.planes
-            if link.from_ == "node":
-                count = nodes
-                ports = per_plane // nodes if nodes else 0
+            pool = None
+            if waiting and link.from_ in ("node", waiting[0].system):
+                pool = waiting.pop(0)
+                count = pool.nodes
+                ports = per_plane // count if count else 0
             elif link.from_ in storage_groups:
                 count, ports = storage_groups[link.from_]
             elif link.from_ == FABRIC_MANAGER:
@@ -96,8 +125,8 @@ class FabricWiring:
             else:
                 count, ports = per_plane, 1
             if count * ports != per_plane:
-                count, ports = per_plane, 1
-            self.groups.append(WiredGroup(link.from_, count, ports, first, link))
+                count, ports, pool = per_plane, 1, None
+            self.groups.append(WiredGroup(link.from_, count, ports, first, link, pool))
             first += per_plane
         self.endpoint_links = first
         self.rails = max(result.rails, 1) if result.topology != "dragonfly" else 1

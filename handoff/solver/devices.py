@@ -41,9 +41,9 @@ def plan_devices(plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | N
     """The plan's devices, systems first, then each fabric's switches tier by tier and plane by
     plane, storage systems, servers and PDUs."""
     cabling = cabling or plan_cabling(plan, catalog)
-    system = plan.compute.system
-    for index in range(plan.compute.total_nodes):
-        yield _device(cabling._node(index), system, "node")
+    for pool in cabling.node_pools:
+        for index in range(pool.first_node, pool.first_node + pool.nodes):
+            yield _device(cabling.node(index), pool.system, "node")
     for fabric in cabling.fabrics:
         for tier in fabric.result.tiers:
             per_plane = fabric.per_plane[tier.role]

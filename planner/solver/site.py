@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from fabric.solver.cabling_counts import CabledPlan, counted_fabrics
+from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import (
     fabric_manager_endpoints,
     management_endpoints,
@@ -165,8 +167,10 @@ def _moved(path: str, moves: tuple[tuple[str, str], ...]) -> str:
 
 
 def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor: bool = True) -> Plan:
-    """Plan a site of two or more pools. Its fabrics keep the fabric engine's cables and optics
-    (one length a segment): the cabling plan does not yet place the cables of several systems."""
+    """Plan a site of two or more pools. Its cables and optics are the cabling plan's, counted
+    where they stand (`cabling_counts.counted_fabrics`), as for one pool. Without the floor (a
+    sweep's screen), or with a pool's own top-of-rack leaves, which the cabling plan does not
+    place yet, they stay the fabric engine's (one length a segment)."""
     from planner.solver.pipeline import _size_storage_and_reliability, bom_and_cost
 
     shared_compute = scenario.fabrics.compute is not None
@@ -177,7 +181,10 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
     storage, reliability, job_warnings = _size_storage_and_reliability(
         scenario, catalog, pools[0].system, compute, first_workload
     )
-    fabrics, facility, pool_racks = _fabrics_and_racks(scenario, catalog, pools, storage, lay_out_floor)
+    fabrics, facility, pool_racks = _fabrics_and_racks(
+        scenario, catalog, pools, storage, lay_out_floor, count_cables=lay_out_floor and not _own_top_of_rack(scenario)
+    )
+    pool_results = {pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name]) for pool in pools}
     # Reliability is the site's: its spares are every pool's together.
     warnings = [warning.replace("compute.spare_nodes is", "the pools' spare_nodes add up to") for warning in job_warnings]
     for pool in pools:
@@ -210,8 +217,13 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         warnings=tuple(warnings),
         sources=bom_sources(bom, catalog),
         inputs=scenario,
-        pools={pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name]) for pool in pools},
+        pools=pool_results,
     )
+
+
+def _own_top_of_rack(scenario: ScenarioSpec) -> bool:
+    """A pool's own compute fabric with top-of-rack leaves (in that pool's compute racks)."""
+    return any(pool.fabric is not None and pool.fabric.leaf_placement == "top_of_rack" for pool in scenario.pools)
 
 
 def site_compute(pools: list[SizedPool]) -> ComputeResult:
@@ -233,18 +245,20 @@ def site_compute(pools: list[SizedPool]) -> ComputeResult:
     )
 
 
-def _mean_dense_tflops(pools: list[SizedPool]) -> float:
-    """Dense TFLOPS per GPU over the site, each pool weighted by its GPUs."""
-    gpus = sum(pool.compute.gpus for pool in pools)
-    return sum(
-        (pool.workload.dense_tflops_per_gpu if pool.workload else pool.system.dense_bf16_tflops_per_gpu)
-        * pool.compute.gpus
-        for pool in pools
-    ) / gpus
+def _mean_dense_tflops(pools: list[SizedPool]) -> float | None:
+    """Dense TFLOPS per GPU over the site, each pool weighted by its GPUs; None when a pool's
+    system gives none (an inline system may leave it out)."""
+    figures = [pool.workload.dense_tflops_per_gpu if pool.workload else pool.system.dense_bf16_tflops_per_gpu
+               for pool in pools]
+    if any(figure is None for figure in figures):
+        return None
+    return sum(figure * pool.compute.gpus for figure, pool in zip(figures, pools)) / sum(
+        pool.compute.gpus for pool in pools)
 
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[SizedPool], storage, lay_out_floor: bool,
+    count_cables: bool = False,
 ) -> tuple[dict[str, FabricResult], RacksAndPower, dict[str, RacksResult]]:
     """Each pool's compute fabric, the shared fabrics, then the racks and power.
 
@@ -275,12 +289,17 @@ def _fabrics_and_racks(
         extra = {name: [system_endpoints(pool.system, pool.compute.total_nodes, name) for pool in pools[1:]]
                  for name in SHARED_FABRICS}
         extra["storage"] += storage_endpoint_groups(storage)
+        first = (pools[0].system, pools[0].compute.total_nodes, None, catalog)
+        others = plan_fabrics(replace(scenario.fabrics, compute=None, oob=None), *first, extra)
+        if scenario.fabrics.oob is None:
+            return others
+        # oob last, serving one management port per switch of every other fabric (one endpoint
+        # group per model, as for one pool).
         extra["oob"] += management_port_endpoints(pdu_ports, servers, stored)
         extra["oob"] += management_endpoints(
-            group for fabric in pool_fabrics.values() for group in fabric.switch_groups()
+            group for fabric in (*pool_fabrics.values(), *others.values()) for group in fabric.switch_groups()
         )
-        shared = replace(scenario.fabrics, compute=None)
-        return plan_fabrics(shared, pools[0].system, pools[0].compute.total_nodes, None, catalog, extra)
+        return {**others, **plan_fabrics(FabricsSpec(oob=scenario.fabrics.oob), *first, extra)}
 
     def racks_for(fabrics: dict[str, FabricResult]) -> tuple[RacksAndPower, dict[str, RacksResult]]:
         optics_kw = _optics_kw_by_device(fabrics)
@@ -344,7 +363,33 @@ def _fabrics_and_racks(
         pdus = rack_pdu_counts(facility.racks)
         fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, pdus)}
         facility, packed = racks_for(fabrics)
-    return fabrics, facility, packed
+    if not count_cables or not fabrics:
+        return fabrics, facility, packed
+    # The cables counted where they stand, and the racks packed again with their optics, until
+    # the packing places every device where the cables were measured with the PDUs oob serves.
+    for _ in range(PDU_ROUNDS):
+        placed = placement_key(facility.racks)
+        cabled_pools = {pool.spec.name: CabledPool(pool.system.slug, pool.compute, packed[pool.spec.name])
+                        for pool in pools}
+        counted = counted_fabrics(
+            CabledPlan(fabrics, facility.racks, site_compute(pools), storage, scenario, cabled_pools), catalog
+        )
+        facility, packed = racks_for(counted)
+        if scenario.fabrics.oob is not None and rack_pdu_counts(facility.racks) != pdus:
+            pdus = rack_pdu_counts(facility.racks)
+            fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, pdus)}
+        elif placement_key(facility.racks) == placed:
+            return counted, facility, packed
+    return counted, facility, packed
+
+
+@dataclass(frozen=True)
+class CabledPool:
+    """What the cabling plan reads of a pool: its system, its compute and its racks."""
+
+    system: str
+    compute: ComputeResult
+    racks: RacksResult
 
 
 def _plan_shared_compute(

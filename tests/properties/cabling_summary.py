@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from fabric.solver.cabling import CABLING_COLUMNS
+from handoff.solver.devices import plan_devices
 from tests.properties.strategies import plan_or_refusal, rows_of
 
 DEVICE = re.compile(r"(?:r\d{3,}-)?([a-z]+(?:-[a-z]+)*)-(\d+)")
 SWITCH_PORT = re.compile(r"p(\d+)(?:/(\d+))?")
-NIC_PORT = re.compile(r"([a-z]+)-p(\d+)(?:/(\d+))?")
+NIC_PORT = re.compile(r"([a-z0-9-]+?)-p(\d+)(?:/(\d+))?")
+"""`compute-p3`, `storage-p1/2`, or a site pool's own fabric: `compute-training-p3`."""
 SWITCH_ROLES = {"leaf", "spine", "core", "rail", "router"}
 MANAGEMENT_PORT = "mgmt"
 
@@ -84,7 +86,9 @@ def summarize(plan, catalog, rows) -> CablingSummary:
     links_on_native: Counter = Counter()
     native_limit: dict = {}
     locations: dict = defaultdict(set)
-    system = catalog.systems.get(plan.compute.system)
+    # Each system's part, pool by pool (a site's pools have systems of their own).
+    node_system = {device.name: catalog.systems.get(device.slug)
+                   for device in plan_devices(plan, catalog) if device.role == "node"}
     for row in rows:
         record = dict(zip(CABLING_COLUMNS, row))
         summary.rows += 1
@@ -138,7 +142,9 @@ def summarize(plan, catalog, rows) -> CablingSummary:
                 match = NIC_PORT.fullmatch(port)
                 if match:
                     nic_fabric, native = match.group(1), int(match.group(2))
-                    nic = system.nic(nic_fabric) if system is not None and role == "node" else None
+                    system = node_system.get(device) if role == "node" else None
+                    nic_role = "compute" if nic_fabric.startswith("compute-") else nic_fabric
+                    nic = system.nic(nic_role) if system is not None else None
                     per_cage = nic.ports_per_cage if nic is not None else 1
                     location = (device, nic_fabric, (native - 1) // per_cage)
             if location is not None and module:

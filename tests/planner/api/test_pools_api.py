@@ -1,5 +1,8 @@
 """A site of several pools from the API and the command line: examples/two-pool-site.yaml."""
 
+import copy
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -33,11 +36,20 @@ def test_the_api_names_a_pool_used_twice(api):
     assert list(response.json()["errors"]) == ["pools[1].name"]
 
 
-def test_the_site_exports_its_bom_but_not_yet_its_cabling(api):
-    assert api.post("/api/v1/plan/export.csv", DOCUMENT, format="json").status_code == 200
+def test_the_site_exports_its_cabling_plan(api):
     response = api.post("/api/v1/plan/export.cabling", DOCUMENT, format="json")
+    assert response.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert {row["fabric"] for row in rows} == {"compute-training", "compute-finetune", "storage"}
+
+
+def test_a_pools_own_top_of_rack_leaves_are_not_cabled_yet(api):
+    document = copy.deepcopy(DOCUMENT)
+    document["pools"][1]["fabric"]["leaf_placement"] = "top_of_rack"
+    assert api.post("/api/v1/plan/export.csv", document, format="json").status_code == 200
+    response = api.post("/api/v1/plan/export.cabling", document, format="json")
     assert response.status_code == 400
-    assert list(response.json()["errors"]) == ["pools"]
+    assert list(response.json()["errors"]) == ["pools[1].fabric.leaf_placement"]
 
 
 def test_a_saved_site_plans(user_api):

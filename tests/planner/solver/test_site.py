@@ -230,3 +230,28 @@ def test_the_shorthand_is_one_pool_named_compute():
     (pool,) = scenario_pools(scenario)
     assert (pool.name, pool.system, pool.gpus, pool.spare_nodes, pool.fabric.switch) == (
         "compute", "dgx-h100", 16, 1, "qm9700")
+
+
+def test_the_cabling_plan_places_each_pools_systems_in_its_own_racks(site, catalog):
+    """examples/two-pool-site.yaml: the 64 DGX H100 fill the first 16 compute racks (4 a rack),
+    so the first A100 system stands in the 17th compute rack; its 8 HCAs go to the finetune
+    fabric's leaves, its storage NIC to the shared storage fabric; the BOM's cables are the
+    rows."""
+    from collections import Counter
+
+    from fabric.solver.cabling import PlanCabling
+
+    cabling = PlanCabling(site, catalog)
+    first_a100 = cabling.node(64)
+    assert first_a100.rack == cabling.racks.number("compute", 16)
+    assert cabling.node(63).rack == cabling.racks.number("compute", 15)
+    rows = list(cabling.rows())
+    own = [row for row in rows if row[3] == first_a100.device]
+    assert Counter(row[16] for row in own) == {"compute-finetune": 8, "storage": 1}
+    assert all(row[7].split("-")[1] == "leaf" for row in own)
+    laid = Counter(row[10] for row in rows if row[10])
+    bought = Counter()
+    for line in site.bom:
+        if line.category == "cables":
+            bought[line.sku] += line.quantity - line.spares
+    assert bought == laid
