@@ -363,7 +363,8 @@ def _rail_warnings(context: FabricContext, gpus_per_node: int) -> list[str]:
     for group in context.endpoints[1:]:
         if group.name != FABRIC_MANAGER and group.ports_per_endpoint != rails and rails > 1:
             warnings.append(
-                f"{group.name} has {group.ports_per_endpoint} {context.name} ports per device but the "
+                f"{group.name} has {group.ports_per_endpoint} {context.name} "
+                f"{'port' if group.ports_per_endpoint == 1 else 'ports'} per device but the "
                 f"fabric has {rails} rails: its ports do not land one per rail."
             )
     return warnings
