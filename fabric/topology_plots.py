@@ -224,14 +224,10 @@ def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[D
         count = per_plane.get(tier["role"], 0)
         drawn = _drawn(count)
         xs = _spread(drawn, 0.12, width - 0.12)
-        group = int(fabric.get("cores_per_group") or 0) if tier.get("role") == "core" else 0
         for index, x in enumerate(xs):
             drawing.marker(str(tier["role"]), x, level, _tier_hover(fabric, tier, names, f" {index + 1}"), TIER_COLORS[min(level - 1, len(TIER_COLORS) - 1)])
-        for position, bx in below_x:
-            for index, x in enumerate(xs):
-                # In three tiers spine j of every pod reaches core group j only.
-                if group and index // group != position:
-                    continue
+        for _, bx in below_x:
+            for x in xs:
                 drawing.line(f"{tier['role']} links", bx, level - 1, x, level, color=MESH_COLOR, width=0.6)
         if count > drawn:
             drawing.text(width - 0.1, level + 0.28, f"{count:,} {plural(tier['role'])}" + (" per plane" if planes > 1 else ""), xanchor="right", font={"size": 10})

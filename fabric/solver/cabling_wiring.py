@@ -164,8 +164,8 @@ class FabricWiring:
     # -- shape -----------------------------------------------------------------------------
 
     def _clos(self) -> None:
-        """Pods, spines per pod, links per pair of a fat tree (of one rail for rail-only), as the
-        fabric engine counts them."""
+        """Pods and spines per pod of a fat tree (of one rail for rail-only), and the uplinks of
+        each tier, as the fabric engine counts them (`fabric.solver.clos`)."""
         trees, result = self.trees, self.result
         leaves = self.per_plane.get("leaf", 0) // trees
         spines = self.per_plane.get("spine", 0) // trees
@@ -173,14 +173,15 @@ class FabricWiring:
         self.pods = max(result.pods, 1)
         self.leaves_per_tree, self.spines_per_tree, self.cores_per_tree = leaves, spines, cores
         self.spines_per_pod = result.spines_per_pod if spines else 0
+        self.last_pod_spines = (result.last_pod_spines or self.spines_per_pod) if spines else 0
         self.leaves_per_pod = result.leaves_per_pod or leaves
         leaf = self.tiers.get("leaf")
         self.leaf_uplinks = leaf.up_links_per_switch if leaf and spines else 0
-        self.leaf_spine_per_pair = self.leaf_uplinks // self.spines_per_pod if self.spines_per_pod else 0
         if cores:
             self.spine_uplinks = self.tiers["spine"].up_links_per_switch
-            self.cores_per_group = result.cores_per_group
-            self.spine_core_per_pair = self.spine_uplinks // self.cores_per_group
+            self.last_pod_spine_uplinks = result.last_pod_spine_uplinks or self.spine_uplinks
+            # spine-core links of the full pods, numbered before the last pod's
+            self.full_pods_core_links = (self.pods - 1) * self.spines_per_pod * self.spine_uplinks
 
     def _network_offsets(self) -> None:
         """The tiers whose switches of one model share this fabric's network racks, with their
@@ -316,29 +317,37 @@ class FabricWiring:
 
     def tree_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Leaf-spine links numbered `index`, one plane: (leaf, leaf uplink, spine, spine down
-        link); leaf l's uplink k goes to spine k // m of its pod, m links per pair."""
-        per_pair, uplinks = self.leaf_spine_per_pair, self.leaf_uplinks
-        if not per_pair:
+        link). A pod's links are dealt to its S spines in turn: link g = leaf in pod x u + uplink
+        goes to spine g mod S as its down link g // S (`clos.upper_tier`)."""
+        uplinks = self.leaf_uplinks
+        if not uplinks or not self.spines_per_pod:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
         leaf_in_all, uplink = divmod_by(index, uplinks)
         tree, leaf = divmod_by(leaf_in_all, self.leaves_per_tree)
         pod, in_pod = divmod_by(leaf, self.leaves_per_pod)
-        pair, link = divmod_by(uplink, per_pair)
-        spine = pod * self.spines_per_pod + pair
-        return (leaf_in_all, uplink, tree * self.spines_per_tree + spine, in_pod * per_pair + link)
+        spines = np.where(pod == self.pods - 1, self.last_pod_spines, self.spines_per_pod)
+        spine, down = dealt(in_pod, uplink, uplinks, uplinks, spines)
+        return (leaf_in_all, uplink, tree * self.spines_per_tree + pod * self.spines_per_pod + spine, down)
 
     def core_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Spine-core links numbered `index`, one plane: (spine, spine uplink, core, core down
-        link); spine i of pod o sends uplink k to core k // m' of core group i."""
+        link). The spines' uplinks are numbered pod after pod (the last pod's spines may cable
+        fewer); link g of a tree goes to core g mod C as its down link g // C, so that every core
+        reaches every pod (`clos.three_tier_counts`)."""
         if not self.cores_per_tree:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
-        per_pair, uplinks = self.spine_core_per_pair, self.spine_uplinks
-        spine_in_all, uplink = divmod_by(index, uplinks)
-        tree, spine = divmod_by(spine_in_all, self.spines_per_tree)
-        pod, in_pod = divmod_by(spine, self.spines_per_pod)
-        pair, link = divmod_by(uplink, per_pair)
-        core = in_pod * self.cores_per_group + pair
-        return (spine_in_all, uplink, tree * self.cores_per_tree + core, pod * per_pair + link)
+        full, last = self.spine_uplinks, self.last_pod_spine_uplinks
+        pod_links = self.spines_per_pod * full
+        per_tree = self.full_pods_core_links + self.last_pod_spines * last
+        tree, link = divmod_by(index, per_tree)
+        pod, in_pod = divmod_by(np.minimum(link, self.full_pods_core_links), max(pod_links, 1))
+        in_pod = np.where(link >= self.full_pods_core_links, link - self.full_pods_core_links, in_pod)
+        uplinks = np.where(pod == self.pods - 1, last, full)
+        spine_in_pod, uplink = np.divmod(in_pod, uplinks)
+        core, down = dealt(pod, in_pod, uplinks * np.where(pod == self.pods - 1, self.last_pod_spines,
+                                                            self.spines_per_pod), pod_links, self.cores_per_tree)
+        spine = pod * self.spines_per_pod + spine_in_pod
+        return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core, down)
 
     def router_ports(self) -> tuple[int, int, int]:
         """Native ports of a router's terminals, and its first local and global port index."""
@@ -370,6 +379,22 @@ class FabricWiring:
         router_a, link_a = divmod_by(k * peers + second - 1, h)
         router_b, link_b = divmod_by(k * peers + first, h)
         return first * a + router_a, link_a, second * a + router_b, link_b
+
+
+def dealt(lower: np.ndarray, link: np.ndarray, links_of_lower, links_of_full_lower: int,
+          uppers) -> tuple[np.ndarray, np.ndarray]:
+    """The upper switch and its down link for link `link` of lower switch `lower`, the lower
+    switches' links dealt to the uppers as `clos.upper_tier` counts them. Where every pair gets
+    m equal links, a lower switch's links go in blocks of m (its ports 1..m to the first upper
+    switch); else link g = lower x links of a full lower + link goes to upper g mod S as its down
+    link g // S, so that the uppers' loads differ by one link at most. The last lower switch (a
+    pod of fewer spines) may have fewer links than the full ones before it."""
+    per_pair = np.maximum(links_of_lower // uppers, 1)
+    balanced = (links_of_lower % uppers == 0) & (links_of_full_lower % uppers == 0)
+    dealt_down, dealt_upper = np.divmod(lower * links_of_full_lower + link, uppers)
+    upper = np.where(balanced, link // per_pair, dealt_upper)
+    down = np.where(balanced, lower * (links_of_full_lower // uppers) + link % per_pair, dealt_down)
+    return upper, down
 
 
 class SharedRacks:

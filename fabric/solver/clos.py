@@ -1,11 +1,18 @@
 """Folded Clos (fat-tree) fabrics of one, two or three tiers, counted in closed form.
 
-Sizes follow from two engineering rules rather than from dividing port totals:
+Sizes follow from the links in use, with the fewest switches that hold them:
 
-- Reach: a spine must have at least one link to every leaf of its pod, and a core to every pod.
-- Balance: every leaf has the same number of links to every spine of its pod, and every spine the
-  same number to every core of its group, so that ECMP spreads traffic evenly. The number of
-  upper switches therefore divides the uplinks of a lower switch.
+- Reach: a spine has at least one link to every leaf of its pod, and a core to every pod.
+- Ports: an upper tier of S switches of p down links holds its lower switches' links when
+  ceil(links / S) <= p, so S >= ceil(links / p), the tier's lower bound.
+- Spread: the lower switches' uplinks are dealt to the upper switches in turn (link g of the
+  tier to switch g mod S), so every upper switch carries links / S give or take one, and every
+  lower switch with at least S uplinks reaches every upper switch.
+- Balance, where it is cheap: when a divisor of a lower switch's uplinks is within a quarter
+  (plus one switch) of the lower bound, that many upper switches give every pair the same
+  number of links, so that ECMP spreads traffic evenly (the H100 SuperPOD's 16 spines at three
+  scalable units, where 12 would hold the links). Otherwise the lower bound, with some pairs one
+  link more than others.
 
 References: C. E. Leiserson, "Fat-trees", IEEE Trans. Computers C-34(10), 1985;
 M. Al-Fares, A. Loukissas, A. Vahdat, "A Scalable, Commodity Data Center Network Architecture",
@@ -16,6 +23,9 @@ reference architecture, compute fabric (RA-11333-001).
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+
+BALANCE_PREMIUM = 1.25
+"""A balanced upper tier may have at most this many times the lower bound of switches, plus one."""
 
 
 def smallest_divisor_at_least(number: int, minimum: int) -> int | None:
@@ -28,40 +38,57 @@ def smallest_divisor_at_least(number: int, minimum: int) -> int | None:
 
 
 @dataclass(frozen=True)
-class BalancedTier:
-    """The upper switches that a set of lower switches connects to with equal links per pair."""
+class UpperTier:
+    """The upper switches over a set of lower switches, and how their links spread."""
 
     switches: int
-    links_per_pair: int
-    """Links from each lower switch to each upper switch."""
+    links: int
+    """Links from the lower switches, all of them."""
     down_links_used: int
-    """Down links in use on each upper switch: lower switches x links_per_pair."""
+    """Down links in use on the fullest upper switch: ceil(links / switches)."""
+
+    @property
+    def balanced(self) -> bool:
+        return self.switches > 0 and self.links % self.switches == 0
 
 
-def balanced_upper_tier(
-    lower_switches: int, uplinks_per_lower: int, down_links_per_upper: int
-) -> BalancedTier | None:
-    """Fewest upper switches such that every lower switch has m links to every upper switch.
+def upper_tier_bound(links: int, down_links_per_upper: int) -> int:
+    """Fewest upper switches that hold `links` within their down links: ceil(links / p)."""
+    return math.ceil(links / down_links_per_upper) if links > 0 else 0
 
-    S = the smallest divisor of u with S >= ceil(L * u / p), m = u / S, for L lower switches with
-    u uplinks each and upper switches of p down links: S divides u (balance) and L * m <= p (the
-    links fit). None when L > p, where not even one link per pair fits: the tier cannot reach.
 
-    DGX SuperPOD H100 (u = 32, p = 64): 24 leaves need ceil(24 x 32 / 64) = 12 spines by ports,
-    but 12 does not divide 32: 16 spines with 2 links from every leaf to each.
+def upper_tier(
+    lower_switches: int, uplinks_per_lower: int, down_links_per_upper: int, last_uplinks: int | None = None
+) -> UpperTier | None:
+    """The upper switches over `lower_switches` switches of u uplinks each (the last one
+    `last_uplinks`, by default u too), their links dealt in turn.
+
+    S0 = ceil(links / p) by ports. S = the smallest divisor of u in [S0, 1.25 S0 + 1] when there
+    is one (equal links per pair), else S0 (pairs differ by one link at most). Every lower switch
+    reaches every upper one while S <= its uplinks: None when S0 exceeds the fewest uplinks (more
+    lower switches than an upper switch has down links, or a last switch with too few).
+
+    DGX SuperPOD H100, 3 units (u = 32, p = 64): 24 leaves need ceil(768 / 64) = 12 spines by
+    ports; 16 divides 32 and 16 <= 1.25 x 12 + 1: 16 spines, 2 links from every leaf to each.
+    128 DGX H100 at 2:1 (24 leaves of u = 21): S0 = ceil(504 / 64) = 8; no divisor of 21 in
+    [8, 11]: 8 spines, 63 links each, every leaf 2 or 3 links to each.
     """
-    if lower_switches <= 0:
-        return BalancedTier(0, 0, 0)
-    needed = math.ceil(lower_switches * uplinks_per_lower / down_links_per_upper)
-    switches = smallest_divisor_at_least(uplinks_per_lower, needed)
-    if switches is None:
+    if lower_switches <= 0 or uplinks_per_lower <= 0:
+        return UpperTier(0, 0, 0)
+    last = uplinks_per_lower if last_uplinks is None else last_uplinks
+    links = (lower_switches - 1) * uplinks_per_lower + last
+    bound = upper_tier_bound(links, down_links_per_upper)
+    if bound > min(uplinks_per_lower, last):
         return None
-    links_per_pair = uplinks_per_lower // switches
-    return BalancedTier(switches, links_per_pair, lower_switches * links_per_pair)
+    switches = bound
+    divisor = smallest_divisor_at_least(uplinks_per_lower, bound)
+    if divisor is not None and divisor <= BALANCE_PREMIUM * bound + 1 and divisor <= last:
+        switches = divisor
+    return UpperTier(switches, links, math.ceil(links / switches))
 
 
 def two_tier_max_leaves(spine_down_links: int, leaves_per_unit: int = 1) -> int:
-    """Most leaves two tiers reach: a spine has one link to each leaf, so L <= p (whole units).
+    """Most leaves two tiers reach: a spine has a link to each leaf, so L <= p (whole units).
 
     With k-port switches, non-blocking (d = k/2 endpoints per leaf): k leaves, k/2 spines and
     k^2/2 endpoints (k = 64: 2,048).
@@ -93,10 +120,7 @@ class ClosCounts:
     leaves_per_pod: int
     """Leaves a pod is built for (the last pod may hold fewer)."""
     spines_per_pod: int
-    cores_per_group: int
-    """Cores that spine i of every pod connects to (there are spines_per_pod groups)."""
-    leaf_spine_links_per_pair: int
-    spine_core_links_per_pair: int
+    """Spines of a full pod (the last pod may have fewer: `last_pod_spines`)."""
     leaf_spine_links: int
     spine_core_links: int
     spine_down_links_used: int
@@ -106,30 +130,34 @@ class ClosCounts:
     leaf_uplinks: int = 0
     """Uplinks each leaf cables."""
     spine_uplinks: int = 0
-    """Uplinks each spine cables (three tiers)."""
+    """Uplinks each spine of a full pod cables (three tiers)."""
+    last_pod_spines: int = 0
+    last_pod_spine_uplinks: int = 0
+    """Uplinks each spine of the last pod cables: fewer when it carries fewer leaf links."""
+    last_pod_spine_down_links_used: int = 0
 
 
 def single_switch_counts() -> ClosCounts:
     """One switch holds every endpoint: one tier, no inter-switch links."""
-    return ClosCounts(1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1)
+    return ClosCounts(1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)
 
 
 def two_tier_counts(leaves: int, leaf_uplinks: int, spine_down_links: int) -> ClosCounts | None:
-    """Leaf-spine: every leaf cabled with all its uplinks to spines sized by the balance rule.
+    """Leaf-spine: every leaf cabled with all its uplinks to spines sized by `upper_tier`.
 
     leaf-spine links = L x u (a leaf's uplinks are all cabled, so it can be filled without
     re-cabling: the H100 SuperPOD builds leaf-spine cabling for full scalable units).
     """
-    spine_tier = balanced_upper_tier(leaves, leaf_uplinks, spine_down_links)
+    spine_tier = upper_tier(leaves, leaf_uplinks, spine_down_links)
     if spine_tier is None:
         return None
     return ClosCounts(
         tiers=2, leaves=leaves, spines=spine_tier.switches, cores=0, pods=1,
-        leaves_per_pod=leaves, spines_per_pod=spine_tier.switches, cores_per_group=0,
-        leaf_spine_links_per_pair=spine_tier.links_per_pair, spine_core_links_per_pair=0,
-        leaf_spine_links=leaves * leaf_uplinks, spine_core_links=0,
+        leaves_per_pod=leaves, spines_per_pod=spine_tier.switches,
+        leaf_spine_links=spine_tier.links, spine_core_links=0,
         spine_down_links_used=spine_tier.down_links_used, core_down_links_used=0,
         last_pod_leaves=leaves, leaf_uplinks=leaf_uplinks,
+        last_pod_spines=spine_tier.switches, last_pod_spine_down_links_used=spine_tier.down_links_used,
     )
 
 
@@ -157,6 +185,45 @@ def pod_leaves(
     return per_pod, math.ceil(units / units_per_pod)
 
 
+@dataclass(frozen=True)
+class _Pod:
+    spines: int
+    down_links_used: int
+    """On the fullest spine."""
+    uplinks: int
+    """Each spine's."""
+
+    @property
+    def core_links(self) -> int:
+        return self.spines * self.uplinks
+
+
+def _pod(
+    leaves: int, leaf_uplinks: int, spine_down_links: int, spine_uplinks_for: Callable[[int], int]
+) -> _Pod | None:
+    tier = upper_tier(leaves, leaf_uplinks, spine_down_links)
+    if tier is None or tier.switches == 0:
+        return None
+    return _Pod(tier.switches, tier.down_links_used, spine_uplinks_for(tier.down_links_used))
+
+
+def _reaching(
+    pod: _Pod, cores: int, leaves: int, leaf_uplinks: int, spine_up_links: int,
+    spine_uplinks_for: Callable[[int], int],
+) -> _Pod | None:
+    """The pod with a link to each of `cores`: its spines cable more uplinks (up to their up
+    links), then it takes more spines (up to a leaf's uplinks). A small last pod carries few leaf
+    links, so by the ratio alone its spines would cable fewer uplinks than there are cores."""
+    spines = max(pod.spines, math.ceil(cores / max(spine_up_links, 1)))
+    if spines > leaf_uplinks:
+        return None
+    down_used = math.ceil(leaves * leaf_uplinks / spines)
+    uplinks = max(spine_uplinks_for(down_used), math.ceil(cores / spines))
+    if uplinks > spine_up_links:
+        return None
+    return _Pod(spines, down_used, uplinks)
+
+
 def three_tier_counts(
     leaves: int,
     leaf_uplinks: int,
@@ -165,38 +232,53 @@ def three_tier_counts(
     core_ports: int,
     leaves_per_unit: int = 1,
     leaves_per_pod: int | None = None,
+    spine_up_links: int | None = None,
 ) -> ClosCounts | None:
     """Leaf-spine pods joined by a core tier; None when the leaves exceed three tiers' reach.
 
-    Pods follow `pod_leaves`. Within a pod the spines follow the balance rule
-    (`balanced_upper_tier`); each spine cables `spine_uplinks_for(down links it uses)` uplinks
-    (`ports.uplinks_for_used_ports`), and spine i of every pod connects to core group i, whose size
-    follows the same rule over the pods: cores = spines_per_pod x cores_per_group. Al-Fares k-ary
-    fat tree: k pods of k/2 + k/2 switches and (k/2)^2 cores.
+    Pods follow `pod_leaves`; each pod's spines follow `upper_tier` over its own leaves (the last
+    pod's too, so a partly filled pod buys only what its leaves need). Each spine cables
+    `spine_uplinks_for(down links it uses)` uplinks (`ports.uplinks_for_used_ports`). The cores
+    take every pod's spine uplinks dealt in turn (`upper_tier` with the pods as lower switches),
+    so that every core reaches every pod: C = ceil(spine-core links / core ports), or a divisor of
+    a pod's uplinks close to it. Al-Fares k-ary fat tree: k pods of k/2 + k/2 switches and (k/2)^2
+    cores; 8,193 hosts on radix-128 switches: 3 pods of 43 leaves and 43 spines, 65 cores.
     """
     shape = pod_leaves(leaves, spine_down_links, leaves_per_unit, leaves_per_pod)
     if shape is None:
         return None
     per_pod, pods = shape
-    spine_tier = balanced_upper_tier(per_pod, leaf_uplinks, spine_down_links)
-    if spine_tier is None:
+    last_leaves = leaves - (pods - 1) * per_pod
+    full = _pod(per_pod, leaf_uplinks, spine_down_links, spine_uplinks_for)
+    last = full if last_leaves == per_pod else _pod(last_leaves, leaf_uplinks, spine_down_links, spine_uplinks_for)
+    if full is None or last is None or full.uplinks < 1:
         return None
-    spine_uplinks = spine_uplinks_for(spine_tier.down_links_used)
-    core_tier = balanced_upper_tier(pods, spine_uplinks, core_ports) if spine_uplinks else None
-    if core_tier is None:
+    up_links = spine_up_links if spine_up_links is not None else full.uplinks
+    for _ in range(8):  # each lift of the last pod adds at most one core
+        core_tier = upper_tier(pods, full.core_links, core_ports, last.core_links)
+        if core_tier is not None:
+            break
+        if pods > core_ports:
+            return None
+        links = (pods - 1) * full.core_links + last.core_links
+        last = _reaching(last, upper_tier_bound(links, core_ports), last_leaves, leaf_uplinks, up_links,
+                         spine_uplinks_for)
+        if last is None:
+            return None
+    else:
         return None
-    spines = pods * spine_tier.switches
+    spines = (pods - 1) * full.spines + last.spines
     return ClosCounts(
-        tiers=3, leaves=leaves, spines=spines, cores=spine_tier.switches * core_tier.switches,
-        pods=pods, leaves_per_pod=per_pod, spines_per_pod=spine_tier.switches,
-        cores_per_group=core_tier.switches,
-        leaf_spine_links_per_pair=spine_tier.links_per_pair,
-        spine_core_links_per_pair=core_tier.links_per_pair,
-        leaf_spine_links=leaves * leaf_uplinks, spine_core_links=spines * spine_uplinks,
-        spine_down_links_used=spine_tier.down_links_used,
+        tiers=3, leaves=leaves, spines=spines, cores=core_tier.switches,
+        pods=pods, leaves_per_pod=per_pod, spines_per_pod=full.spines,
+        leaf_spine_links=leaves * leaf_uplinks,
+        spine_core_links=(pods - 1) * full.core_links + last.core_links,
+        spine_down_links_used=full.down_links_used,
         core_down_links_used=core_tier.down_links_used,
-        last_pod_leaves=leaves - (pods - 1) * per_pod,
-        leaf_uplinks=leaf_uplinks, spine_uplinks=spine_uplinks,
+        last_pod_leaves=last_leaves,
+        leaf_uplinks=leaf_uplinks, spine_uplinks=full.uplinks,
+        last_pod_spines=last.spines, last_pod_spine_uplinks=last.uplinks,
+        last_pod_spine_down_links_used=last.down_links_used,
     )
 
 

@@ -29,7 +29,7 @@ from fabric.solver.figures import (
 from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout
 from fabric.solver.media import link_choice, stock_length_m
-from fabric.solver.ports import port_split_ways
+from fabric.solver.ports import inter_switch_rate_problem, port_split_ways
 from fabric.solver.rail_only import rail_only_layout
 from fabric.solver.results import (
     CableCount,
@@ -82,6 +82,7 @@ def plan_fabric(
     switch = catalog.switches[spec.switch]
     spine_switch = catalog.switches[spec.spine_switch or spec.switch]
     context = FabricContext(name, spec, switch, spine_switch, groups, nodes_per_rack, catalog.switches)
+    _check_inter_switch_rate(context)
     speed_warnings = _check_link_speeds(context)
     if spec.topology == "dragonfly":
         layout = dragonfly_layout(context)
@@ -150,6 +151,27 @@ def fabric_part_counts(fabrics: Mapping[str, FabricResult]) -> list[PartCount]:
         counts += [PartCount("cables", cable.cable, cable.count, cable.length_m)
                    for cable in result.cables if cable.cable]
     return counts
+
+
+def _check_inter_switch_rate(context: FabricContext) -> None:
+    """An inter-switch rate that no port of the leaf (its native rate or a split of it) or of the
+    spine runs is refused on its field."""
+    gbps = context.spec.inter_switch_gbps
+    if not gbps or context.spec.topology == "dragonfly":
+        return
+    leaf = None if context.switch.uplink_ports else inter_switch_rate_problem(context.switch, gbps)
+    # a spine slower than the rate is refused on spine_switch, where a faster one is the remedy
+    spine_switch = context.spine_switch
+    spine = None
+    if spine_switch != context.switch and spine_switch.port_gbps >= gbps:
+        spine = inter_switch_rate_problem(spine_switch, gbps)
+    problems = [problem for problem in (leaf, spine) if problem]
+    if problems:
+        raise ScenarioError.at(
+            context.path("inter_switch_gbps"),
+            f"{'; '.join(problems)}: choose one of those rates, or leave inter_switch_gbps out for the "
+            f"native rate",
+        )
 
 
 def _check_link_speeds(context: FabricContext) -> list[str]:
@@ -248,7 +270,8 @@ def _fabric_result(
         rails=primary.rails,
         leaves_per_pod=layout.leaves_per_pod,
         spines_per_pod=layout.spines_per_pod,
-        cores_per_group=layout.cores_per_group,
+        last_pod_spines=layout.last_pod_spines,
+        last_pod_spine_uplinks=layout.last_pod_spine_uplinks,
         dragonfly=None if dragonfly is None else DragonflyResult(
             dragonfly.terminals_per_router, dragonfly.routers_per_group, dragonfly.global_links_per_router,
             dragonfly.groups, dragonfly_max_groups(dragonfly.routers_per_group, dragonfly.global_links_per_router),
@@ -292,6 +315,7 @@ def _tier_result(tier, planes: int) -> TierResult:
         split=tier.split,
         up_split=tier.up_split,
         oversubscription=tier.oversubscription,
+        oversubscription_asked=tier.oversubscription_asked,
         reserved_links_per_switch=tier.reserved_links_per_switch,
         ports_reserved=reserved,
     )

@@ -6,6 +6,7 @@ says the limit and what would fit.
 """
 
 import math
+from dataclasses import replace
 
 from fabric.solver.clos import (
     ClosCounts,
@@ -28,9 +29,10 @@ from fabric.solver.leaves import LeafCount, rail_optimized_leaf_count, top_of_ra
 from fabric.solver.ports import (
     SwitchPorts,
     delivered_oversubscription,
+    native_inter_switch_gbps,
     port_split_ways,
     switch_ports,
-    uplinks_for_used_ports,
+    uplinks_for_down_gbps,
 )
 from planner.solver.errors import InfeasibleError, ScenarioError
 
@@ -38,26 +40,64 @@ from planner.solver.errors import InfeasibleError, ScenarioError
 def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role: str = "leaf") -> PlaneLayout:
     """Switches and links of one plane of a fat tree over the context's endpoints.
 
-    Every tier runs at the fabric's link rate (`FabricSpec.inter_switch_gbps`, by default the
-    endpoint link rate): ports are split alike on their way down and up, so k²/2 and k³/4 hold at
-    the effective radix. Leaves cable uplinks for the endpoint links they carry, spines for the
-    leaf links they carry (`ports.uplinks_for_used_ports`). `rails` overrides the rail count
-    (rail-only builds each rail as a fat tree of one rail).
+    Links between switches run at `FabricSpec.inter_switch_gbps` when it is set, else at the
+    native rate of the leaves' up ports (`ports.native_inter_switch_gbps`: an 800G port carries
+    one 800G link, not two 400G ones, which would double the cables and optics for the same
+    bandwidth), unless the native rate needs more tiers than the endpoint link rate does: then
+    the ports are split (a 64 x 800G switch split 2 x 400G is radix 128, and two tiers reach
+    k^2/2 = 8,192 endpoints instead of 2,048) and a warning says why. Leaves cable uplinks for
+    the endpoint bandwidth they carry, spines for the leaf links they carry
+    (`ports.uplinks_for_down_gbps`). `rails` overrides the rail count (rail-only builds each
+    rail as a fat tree of one rail).
     """
     spec, switch = context.spec, context.switch
     link_gbps = context.link_gbps
-    up_gbps = spec.inter_switch_gbps or link_gbps
     total_links = context.endpoint_links
     single = switch_ports(
         switch, link_gbps, spec.oversubscription.leaf, False, reserved_links=spec.backup_ports
     )
-    pods_asked = spec.leaves_per_pod is not None
-    if spec.tiers == "auto" and total_links <= single.down_links and not pods_asked:
+    if spec.tiers == "auto" and total_links <= single.down_links and spec.leaves_per_pod is None:
         counts = single_switch_counts()
-        leaves = LeafCount(1, 0, 1, 1, total_links, context.endpoints[0].count, 0)
+        gbps = context.endpoint_gbps
+        leaves = LeafCount(1, 0, 1, 1, total_links, context.endpoints[0].count, 0, gbps)
         if spec.leaf_placement == "top_of_rack" and context.nodes_per_rack:
-            leaves = LeafCount(1, 1, 1, 1, total_links, context.endpoints[0].count, 1)
+            leaves = LeafCount(1, 1, 1, 1, total_links, context.endpoints[0].count, 1, gbps)
         return _layout(context, counts, leaves, single, None, None, None, leaf_role)
+    if spec.inter_switch_gbps:
+        return _clos_layout(context, spec.inter_switch_gbps, rails, leaf_role)
+    native = native_inter_switch_gbps(switch, context.spine_switch, link_gbps)
+    if native <= link_gbps:
+        return _clos_layout(context, link_gbps, rails, leaf_role)
+    refusal = None
+    try:
+        at_native = _clos_layout(context, native, rails, leaf_role)
+        if at_native.tier_count <= 2 or spec.tiers == 3:
+            return at_native
+    except InfeasibleError as error:
+        at_native, refusal = None, error
+    try:
+        at_split = _clos_layout(context, link_gbps, rails, leaf_role)
+    except InfeasibleError:
+        if at_native is None:
+            raise refusal from None
+        return at_native
+    if at_native is not None and at_split.tier_count >= at_native.tier_count:
+        return at_native
+    needs = "more tiers than asked" if at_native is None else f"{at_native.tier_count} tiers"
+    why = (
+        f"The {context.name} fabric's switches link at {link_gbps:g} Gb/s, their {switch.port_gbps:g} Gb/s "
+        f"ports split: at the native {native:g} Gb/s the fabric would need {needs}, split it needs "
+        f"{at_split.tier_count}."
+    )
+    return replace(at_split, warnings=at_split.warnings + (why,))
+
+
+def _clos_layout(context: FabricContext, up_gbps: float, rails: int | None, leaf_role: str) -> PlaneLayout:
+    """Leaves and as few tiers above them as reach, with switch-to-switch links at `up_gbps`."""
+    spec, switch = context.spec, context.switch
+    link_gbps = context.link_gbps
+    total_links = context.endpoint_links
+    pods_asked = spec.leaves_per_pod is not None
     leaf = switch_ports(switch, link_gbps, spec.oversubscription.leaf, True, up_gbps, spec.backup_ports)
     if leaf.down_links < 1 or leaf.up_ports < 1:
         raise InfeasibleError.at(context.path("switch"), _radix_message(context))
@@ -70,8 +110,8 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
             f"{unit}, such as {max(spec.leaves_per_pod // unit, 1) * unit} or "
             f"{(spec.leaves_per_pod // unit + 1) * unit}",
         )
-    leaf_up = uplinks_for_used_ports(
-        leaves.endpoint_links_per_leaf, link_gbps, spec.oversubscription.leaf, leaf.up_link_gbps, leaf.up_links
+    leaf_up = uplinks_for_down_gbps(
+        leaves.endpoint_gbps_per_leaf, spec.oversubscription.leaf, leaf.up_link_gbps, leaf.up_links
     )
     spine_rate = leaf.up_link_gbps
     spine_split = port_split_ways(context.spine_switch.port_gbps, spine_rate, context.spine_switch.split)
@@ -114,14 +154,14 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
         )
 
     def spine_uplinks_for(down_links_used: int) -> int:
-        return uplinks_for_used_ports(
-            down_links_used, spine_rate, spec.oversubscription.spine, spine.up_link_gbps, spine.up_links
+        return uplinks_for_down_gbps(
+            down_links_used * spine_rate, spec.oversubscription.spine, spine.up_link_gbps, spine.up_links
         )
 
     if spine.up_ports >= 1:
         counts = three_tier_counts(
             leaves.leaves, leaf_up, spine.down_links, spine_uplinks_for, core.down_links,
-            leaves.leaves_per_unit, spec.leaves_per_pod,
+            leaves.leaves_per_unit, spec.leaves_per_pod, spine.up_links,
         )
     if counts is None:
         reach = three_tier_max_leaves(core.down_links, spine.down_links, leaves.leaves_per_unit)
@@ -136,14 +176,16 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
 
 
 def _leaf_count(context: FabricContext, leaf: SwitchPorts, rails: int | None) -> LeafCount:
-    primary = context.endpoints[0]
+    primary, planes = context.endpoints[0], context.spec.planes
+    group_links = [(group.count * group.ports_per_endpoint, group.port_gbps / planes) for group in context.endpoints]
     if context.spec.leaf_placement == "top_of_rack" and rails is None and context.nodes_per_rack:
         other = context.endpoint_links - primary.count * primary.ports_per_endpoint
         return top_of_rack_leaf_count(
-            primary.count, primary.ports_per_endpoint, context.nodes_per_rack, other, leaf.down_links
+            primary.count, primary.ports_per_endpoint, context.nodes_per_rack, other, leaf.down_links,
+            group_links[0][1], group_links[1:],
         )
     return rail_optimized_leaf_count(
-        context.endpoint_links, rails if rails is not None else primary.rails, leaf.down_links
+        context.endpoint_links, rails if rails is not None else primary.rails, leaf.down_links, group_links
     )
 
 
@@ -158,6 +200,7 @@ def _layout(
     leaf_role: str,
 ) -> PlaneLayout:
     spec, switch, spine_switch = context.spec, context.switch, context.spine_switch
+    over = spec.oversubscription
     lengths = spec.link_lengths
     top_of_rack = spec.leaf_placement == "top_of_rack" and leaves.in_compute_racks > 0
     placement = {
@@ -165,14 +208,13 @@ def _layout(
         "network_rack": counts.leaves - leaves.in_compute_racks,
     }
     leaf_up = counts.leaf_uplinks if counts.tiers > 1 else 0
-    link_gbps = context.link_gbps
     tiers = [
         TierLayout(
             leaf_role, switch, counts.leaves, placement,
             math.ceil(context.endpoint_links / leaf.split) + counts.leaves * math.ceil(leaf_up / leaf.up_split),
             leaf.down_links, leaf_up, leaf.down_ports, leaf.split, leaf.up_split,
-            delivered_oversubscription(leaves.endpoint_links_per_leaf, link_gbps, leaf_up, leaf.up_link_gbps),
-            leaf.reserved_links,
+            delivered_oversubscription(leaves.endpoint_gbps_per_leaf, leaf_up, leaf.up_link_gbps),
+            leaf.reserved_links, over.leaf if leaf_up else None,
         )
     ]
     segments = []
@@ -191,20 +233,25 @@ def _layout(
     narrowest = endpoint_gbps
     if counts.tiers >= 2:
         spine_ports = spine if counts.tiers == 3 else spine_two
-        spine_up = counts.spine_uplinks if counts.tiers == 3 else 0
         up_split = spine.up_split if counts.tiers == 3 else 1
-        spine_ratio = None
+        spine_ratio = asked = None
+        up_ports_used = 0
         if counts.tiers == 3:
-            spine_ratio = delivered_oversubscription(
-                counts.spine_down_links_used, leaf.up_link_gbps, spine_up, spine.up_link_gbps
+            full_pods = counts.pods - 1
+            up_ports_used = (full_pods * counts.spines_per_pod * math.ceil(counts.spine_uplinks / up_split)
+                             + counts.last_pod_spines * math.ceil(counts.last_pod_spine_uplinks / up_split))
+            spine_ratio = max(
+                delivered_oversubscription(down * leaf.up_link_gbps, up, spine.up_link_gbps)
+                for down, up in ((counts.spine_down_links_used, counts.spine_uplinks),
+                                 (counts.last_pod_spine_down_links_used, counts.last_pod_spine_uplinks))
             )
+            asked = over.spine
         tiers.append(
             TierLayout(
                 "spine", spine_switch, counts.spines, {"network_rack": counts.spines},
-                math.ceil(counts.leaf_spine_links / spine_ports.split)
-                + counts.spines * math.ceil(spine_up / up_split),
-                spine_ports.down_links, spine_up, spine_ports.down_ports, spine_ports.split, up_split,
-                spine_ratio,
+                math.ceil(counts.leaf_spine_links / spine_ports.split) + up_ports_used,
+                spine_ports.down_links, counts.spine_uplinks if counts.tiers == 3 else 0,
+                spine_ports.down_ports, spine_ports.split, up_split, spine_ratio, 0, asked,
             )
         )
         segments.append(
@@ -244,12 +291,48 @@ def _layout(
         pods=counts.pods if counts.tiers == 3 else (1 if counts.tiers == 2 else 0),
         leaves_per_pod=counts.leaves_per_pod if counts.tiers > 1 else 0,
         spines_per_pod=counts.spines_per_pod,
-        cores_per_group=counts.cores_per_group,
-        warnings=tuple(_warnings(context, counts, leaves, leaf, spine, top_of_rack)),
+        last_pod_spines=counts.last_pod_spines,
+        last_pod_spine_uplinks=counts.last_pod_spine_uplinks,
+        warnings=tuple(_warnings(context, counts, leaves, leaf, top_of_rack)
+                       + delivered_ratio_warnings(context.name, tiers, counts)),
     )
 
 
-def _warnings(context, counts, leaves, leaf, spine, top_of_rack) -> list[str]:
+RATIO_WARNING_SHARE = 0.05
+"""A tier whose delivered ratio differs from the asked one by more than this share is said."""
+
+
+def delivered_ratio_warnings(name: str, tiers: list[TierLayout], counts: ClosCounts) -> list[str]:
+    """A sentence for each tier whose delivered down:up ratio differs from the asked one by more
+    than 5 % either way, with what the difference costs: the uplinks the tier cables beyond (or
+    short of) those of the exact ratio, u x r_delivered / r_asked, and the switches above that
+    hold them and the modules at both ends of each link."""
+    warnings = []
+    for tier, above in zip(tiers, tiers[1:]):
+        delivered, asked = tier.oversubscription, tier.oversubscription_asked
+        if delivered is None or asked is None or abs(delivered / asked - 1) <= RATIO_WARNING_SHARE:
+            continue
+        exact = tier.up_links_per_switch * delivered / asked
+        extra = round(tier.switches * (tier.up_links_per_switch - exact))
+        upper = math.ceil(abs(extra) / max(above.down_links_per_switch, 1))
+        cost = (
+            f"{abs(extra):,} uplinks {'more' if extra > 0 else 'fewer'} than the asked ratio takes "
+            f"(about {upper:,} {above.role}{'s' if upper != 1 else ''} and up to {2 * abs(extra):,} "
+            f"transceivers {'more' if extra > 0 else 'fewer'})"
+        ) if extra else "the nearest whole number of uplinks"
+        roles = "leaves" if tier.role == "leaf" else f"{tier.role}s"
+        why = (
+            f"{tier.switch.slug} {roles} have {tier.up_links_per_switch} uplink"
+            f"{'s' if tier.up_links_per_switch != 1 else ''} each"
+        )
+        warnings.append(
+            f"The {name} fabric's {roles} deliver {delivered:.3g}:1 where {asked:g}:1 was asked: "
+            f"{why}, {cost}."
+        )
+    return warnings
+
+
+def _warnings(context, counts, leaves, leaf, top_of_rack) -> list[str]:
     name, spec = context.name, context.spec
     warnings = []
     if spec.leaf_placement == "top_of_rack" and not context.nodes_per_rack:
@@ -260,8 +343,8 @@ def _warnings(context, counts, leaves, leaf, spine, top_of_rack) -> list[str]:
     if counts.tiers == 3 and counts.last_pod_leaves < counts.leaves_per_pod:
         warnings.append(
             f"The {name} fabric's pods are unbalanced: the last of {counts.pods} pods has "
-            f"{counts.last_pod_leaves} leaves, the others {counts.leaves_per_pod}; traffic to it "
-            f"crosses fewer spines."
+            f"{counts.last_pod_leaves} leaves and {counts.last_pod_spines} spines, the others "
+            f"{counts.leaves_per_pod} and {counts.spines_per_pod}; traffic to it crosses fewer spines."
         )
     if counts.tiers < 3 and spec.oversubscription.spine != 1:
         warnings.append(
@@ -269,14 +352,6 @@ def _warnings(context, counts, leaves, leaf, spine, top_of_rack) -> list[str]:
             f"oversubscription of {spec.oversubscription.spine:g} applies only to spines with uplinks "
             f"to a core, and is not used."
         )
-    if counts.tiers > 1 and context.switch.uplink_ports:
-        ratio = leaf.oversubscription
-        if ratio > spec.oversubscription.leaf * (1 + 1e-9):
-            warnings.append(
-                f"{context.switch.slug} leaves of the {name} fabric uplink over their "
-                f"{leaf.up_ports} fixed {leaf.up_link_gbps:g} Gb/s ports: {ratio:.3g}:1 "
-                f"oversubscribed, more than the {spec.oversubscription.leaf:g}:1 asked."
-            )
     spine_switch = context.spine_switch
     if counts.tiers > 1 and spine_switch.port_gbps / max(
         port_split_ways(spine_switch.port_gbps, leaf.up_link_gbps, spine_switch.split), 1

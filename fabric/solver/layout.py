@@ -37,6 +37,8 @@ class TierLayout:
     """Down:up bandwidth the fullest switch of the tier delivers; None at the top tier."""
     reserved_links_per_switch: int = 0
     """Down links held as backups on each switch, after its down_links_per_switch."""
+    oversubscription_asked: float | None = None
+    """The down:up ratio the fabric asked of this tier; None at the top tier."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,10 @@ class PlaneLayout:
     leaves_per_pod: int = 0
     """Leaves a pod is built for (the last pod may hold fewer); 0 for one switch or dragonfly."""
     spines_per_pod: int = 0
-    cores_per_group: int = 0
-    """Cores that spine i of every pod connects to (there are spines_per_pod groups)."""
+    """Spines of a full pod."""
+    last_pod_spines: int = 0
+    last_pod_spine_uplinks: int = 0
+    """Uplinks each spine of the last pod cables (three tiers): fewer when it is partly filled."""
     dragonfly: "DragonflyCounts | None" = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
 

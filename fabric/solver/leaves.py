@@ -9,7 +9,10 @@
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -27,9 +30,46 @@ class LeafCount:
     """Nodes with a link on the fullest leaf."""
     leaves_per_rack: int
     """Top-of-rack leaves in a full compute rack; 0 for rail-optimized."""
+    endpoint_gbps_per_leaf: float = 0.0
+    """Down bandwidth of the fullest leaf [Gb/s]: its endpoint links at their own rates."""
 
 
-def rail_optimized_leaf_count(endpoint_links: int, rails: int, down_links_per_leaf: int) -> LeafCount:
+def fullest_leaf_gbps(group_links: Sequence[tuple[int, float]], rails: int, down_links_per_leaf: int) -> float:
+    """Down bandwidth of the fullest leaf [Gb/s] when endpoint links of several rates share them.
+
+    Links are numbered group after group; link j lands on rail j mod R of unit j // (R d)
+    (`rail_optimized_leaf_count`; R = 1 for leaves filled in turn). The leaf (unit, rail) holds
+    F(hi) - F(lo) links of a group [a, b) with lo, hi its unit's range clipped to the group's and
+    F(x) = ceil((x - rail) / R) the links below x on its rail. The fullest leaf is in a unit
+    where a group starts or ends, or just after a start: only those are summed.
+    """
+    rails = max(rails, 1)
+    rates = {gbps for links, gbps in group_links if links > 0}
+    total = sum(links for links, _ in group_links)
+    if len(rates) <= 1:
+        return min(down_links_per_leaf, math.ceil(total / rails)) * (rates.pop() if rates else 0.0)
+    block = rails * down_links_per_leaf
+    edges = np.cumsum([0] + [links for links, _ in group_links])
+    starts, ends = edges[:-1], edges[1:]
+    units = np.unique(np.concatenate([starts // block, starts // block + 1, np.maximum(ends - 1, 0) // block]))
+    units = units[units * block < total]
+    lo = (units * block)[:, None]
+    hi = lo + block
+    rail = np.arange(rails)[None, :]
+
+    def below(x):
+        return np.maximum(-((rail - x) // rails), 0)
+
+    gbps = np.zeros((len(units), rails))
+    for a, b, (_, rate) in zip(starts, ends, group_links):
+        gbps += rate * np.maximum(below(np.minimum(b, hi)) - below(np.maximum(a, lo)), 0)
+    return float(gbps.max())
+
+
+def rail_optimized_leaf_count(
+    endpoint_links: int, rails: int, down_links_per_leaf: int,
+    group_links: Sequence[tuple[int, float]] = (),
+) -> LeafCount:
     """Leaves for rail-optimized placement, in whole scalable units.
 
     units = ceil(endpoint links / (rails x d)), leaves = units x rails: a unit holds d nodes (one
@@ -42,6 +82,7 @@ def rail_optimized_leaf_count(endpoint_links: int, rails: int, down_links_per_le
     return LeafCount(
         leaves=units * rails, in_compute_racks=0, units=units, leaves_per_unit=rails,
         endpoint_links_per_leaf=per_leaf, nodes_per_leaf=per_leaf, leaves_per_rack=0,
+        endpoint_gbps_per_leaf=fullest_leaf_gbps(group_links, rails, down_links_per_leaf),
     )
 
 
@@ -51,6 +92,8 @@ def top_of_rack_leaf_count(
     systems_per_rack: int,
     other_links: int,
     down_links_per_leaf: int,
+    system_link_gbps: float = 0.0,
+    other_group_links: Sequence[tuple[int, float]] = (),
 ) -> LeafCount:
     """Leaves for top-of-rack placement.
 
@@ -73,4 +116,8 @@ def top_of_rack_leaf_count(
         endpoint_links_per_leaf=fullest,
         nodes_per_leaf=math.ceil(fullest / max(links_per_system_on_leaf, 1)),
         leaves_per_rack=per_rack,
+        endpoint_gbps_per_leaf=max(
+            min(down_links_per_leaf, min(systems, systems_per_rack) * links_per_system) * system_link_gbps,
+            fullest_leaf_gbps(other_group_links, 1, down_links_per_leaf),
+        ),
     )

@@ -7,6 +7,9 @@ from fabric.solver.parts import SwitchSpec
 
 # Guards ceil() against binary fractions: 64 x 3 / 4 must give 48, not 49.
 _ROUND_TOLERANCE = 1e-9
+RATIO_TOLERANCE = 1e-6
+"""A ratio is read to this relative precision, so that one typed to seven digits (1.0666667)
+gives the design of the fraction it stands for (16/15)."""
 
 
 def port_split_ways(port_gbps: float, link_gbps: float, split_options: tuple[int, ...]) -> int:
@@ -33,7 +36,7 @@ def downlink_ports_for_oversubscription(ports: int, oversubscription: float, res
     8 backup links = 2 ports, r = 128 x 200 / (60 x 400) = 16/15: d = (64 x 16/15 + 2) / (31/15)
     = 34 ports, 136 x 200G down (128 active, 8 backup), 30 ports = 60 x 400G up.
     """
-    return math.ceil((ports * oversubscription + reserved_ports) / (oversubscription + 1) - _ROUND_TOLERANCE)
+    return math.ceil((ports * oversubscription + reserved_ports) / (oversubscription + 1) * (1 - RATIO_TOLERANCE))
 
 
 @dataclass(frozen=True)
@@ -118,28 +121,50 @@ def switch_ports(
     )
 
 
-def uplinks_for_used_ports(
-    down_links_used: int, down_link_gbps: float, oversubscription: float, up_link_gbps: float, up_links: int
-) -> int:
-    """Uplinks a switch cables for the down links it actually uses, at a ratio of at least r.
+def uplinks_for_down_gbps(down_gbps: float, oversubscription: float, up_link_gbps: float, up_links: int) -> int:
+    """Uplinks a switch cables for the down bandwidth it carries, at a ratio of at least r.
 
-    u = floor(used x down rate / (r x up rate)), at least 1 and at most the switch's up links:
-    the delivered ratio used x down rate / (u x up rate) is then at least r, and one more uplink
-    would bring it below r (published-cases: "rounded so that ... the ratio is at least r").
+    u = floor(down Gb/s / (r x up rate)), read to RATIO_TOLERANCE, at least 1 and at most the
+    switch's up links: the delivered ratio down / (u x up rate) is then at least r, and one more
+    uplink would bring it below r (published-cases: "rounded so that ... the ratio is at least r").
     A top-of-rack leaf with 16 x 400G GPU links at 1:1 cables 16 x 400G up, not the 32 x 800G of
-    a full switch; a full leaf cables all its up links.
+    a full switch; 32 storage links of 200G on 400G ports at 1:1 cable 16 x 400G, not 32.
     """
-    if down_links_used <= 0:
+    if down_gbps <= 0:
         return 0
-    exact = down_links_used * down_link_gbps / (oversubscription * up_link_gbps)
-    return min(max(math.floor(exact + _ROUND_TOLERANCE), 1), up_links)
+    exact = down_gbps / (oversubscription * up_link_gbps)
+    return min(max(math.floor(exact * (1 + RATIO_TOLERANCE)), 1), up_links)
 
 
-def delivered_oversubscription(
-    down_links_used: int, down_link_gbps: float, up_links: int, up_link_gbps: float
-) -> float | None:
-    """Down:up bandwidth one switch delivers with the links it has: used x down rate / (uplinks x
+def delivered_oversubscription(down_gbps: float, up_links: int, up_link_gbps: float) -> float | None:
+    """Down:up bandwidth one switch delivers with the links it has: down Gb/s in use / (uplinks x
     up rate); None at the top tier (no uplinks)."""
     if up_links <= 0:
         return None
-    return down_links_used * down_link_gbps / (up_links * up_link_gbps)
+    return down_gbps / (up_links * up_link_gbps)
+
+
+def native_inter_switch_gbps(leaf: SwitchSpec, spine: SwitchSpec, endpoint_link_gbps: float) -> float:
+    """The fastest rate a leaf's up ports and the spines' ports both run, not below the endpoint
+    links: a leaf port split only as far as the spine needs (an SN5600 800G port runs 800G to an
+    SN5600 spine, 400G to a QM9700 one). A leaf with dedicated uplink ports, or spines that run
+    none of its rates, keep the endpoint rate."""
+    if leaf.uplink_ports:
+        return endpoint_link_gbps
+    for ways in sorted(leaf.split):
+        rate = leaf.port_gbps / ways
+        if rate < endpoint_link_gbps * (1 - _ROUND_TOLERANCE):
+            break
+        if port_split_ways(spine.port_gbps, rate, spine.split):
+            return rate
+    return endpoint_link_gbps
+
+
+def inter_switch_rate_problem(switch: SwitchSpec, gbps: float) -> str | None:
+    """Why no port of `switch` runs links of `gbps`, or None when one does (its native rate or
+    one of its splits)."""
+    rates = sorted({switch.port_gbps / ways for ways in switch.split}, reverse=True)
+    if any(abs(rate - gbps) <= gbps * _ROUND_TOLERANCE for rate in rates):
+        return None
+    listed = ", ".join(f"{rate:g}" for rate in rates)
+    return f"{switch.slug} ports run {listed} Gb/s, not {gbps:g} Gb/s"

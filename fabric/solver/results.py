@@ -34,8 +34,10 @@ class TierResult:
     up_split: int = 1
     """Links per up port."""
     oversubscription: float | None = None
-    """Down:up bandwidth the fullest switch of the tier delivers (used down links against the
-    uplinks it cables); None at the top tier."""
+    """Down:up bandwidth the fullest switch of the tier delivers (the down bandwidth it uses
+    against the uplinks it cables); None at the top tier."""
+    oversubscription_asked: float | None = None
+    """The ratio the fabric asked of this tier, beside the delivered one; None at the top tier."""
     reserved_links_per_switch: int = 0
     """Down links held as backups on each switch (after the active ones; not cabled)."""
     ports_reserved: int = 0
@@ -141,8 +143,10 @@ class FabricResult:
     leaves_per_pod: int = 0
     """Leaves a pod is built for (the last may hold fewer); of one rail for rail-only."""
     spines_per_pod: int = 0
-    cores_per_group: int = 0
-    """Cores that spine i of every pod connects to."""
+    """Spines of a full pod (of one rail for rail-only)."""
+    last_pod_spines: int = 0
+    last_pod_spine_uplinks: int = 0
+    """Uplinks each spine of the last pod cables (three tiers): fewer when it is partly filled."""
     optics_power_kw_by_device: dict[str, float] = field(default_factory=dict)
     """optics_power_kw by the catalog slug of the switch or system that holds the modules."""
     dragonfly: DragonflyResult | None = None

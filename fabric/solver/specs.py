@@ -19,8 +19,14 @@ def _oversubscription_shorthand(value: Any) -> Any:
 class OversubscriptionSpec:
     """Down:up bandwidth per tier; a bare number is the leaf ratio."""
 
-    leaf: float = spec_field(1.0, minimum=1, maximum=64, help="Leaf downlink:uplink bandwidth.")
-    spine: float = spec_field(1.0, minimum=1, maximum=64, help="Spine downlink:uplink bandwidth.")
+    leaf: float = spec_field(
+        1.0, minimum=0.25, maximum=64,
+        help="Leaf downlink:uplink bandwidth; below 1 a leaf has more bandwidth up than down (headroom for failed links).",
+    )
+    spine: float = spec_field(
+        1.0, minimum=0.25, maximum=64,
+        help="Spine downlink:uplink bandwidth (three tiers); below 1 more up than down.",
+    )
 
 
 @dataclass(frozen=True)
@@ -53,8 +59,9 @@ class FabricSpec:
     )
     inter_switch_gbps: float | None = spec_field(
         None, unit="Gb/s", minimum=0, exclusive_minimum=True, maximum=10_000,
-        help="Rate of leaf-spine and spine-core links; by default the endpoint link rate, so that "
-        "a 64 x 800G switch split 2 x 400G is radix 128 on every tier.",
+        help="Rate of leaf-spine and spine-core links; by default the switches' native port rate "
+        "(an 800G port carries one 800G link), split only where that reaches with fewer tiers (a "
+        "64 x 800G switch split 2 x 400G is radix 128).",
     )
     spine_switch: str | None = spec_field(
         None, min_length=1, max_length=80,

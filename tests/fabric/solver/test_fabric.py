@@ -70,10 +70,10 @@ def test_a_fabric_with_nothing_to_attach(catalog):
     ("fabric", "path", "message"),
     [
         ({"switch": "qm9700", "planes": 0}, "fabrics.compute.planes", "must be a positive whole number"),
-        ({"switch": "qm9700", "oversubscription": 0.5}, "fabrics.compute.oversubscription.leaf",
-         "must be a number of at least 1"),
-        ({"switch": "qm9700", "oversubscription": {"spine": 0.9}}, "fabrics.compute.oversubscription.spine",
-         "must be a number of at least 1"),
+        ({"switch": "qm9700", "oversubscription": 0.2}, "fabrics.compute.oversubscription.leaf",
+         "must be a number of at least 0.25"),
+        ({"switch": "qm9700", "oversubscription": {"spine": 65}}, "fabrics.compute.oversubscription.spine",
+         "must be at most 64"),
         ({"switch": "qm9700", "tiers": 4}, "fabrics.compute.tiers", "must be one of: auto, 2, 3"),
         ({"switch": "qm9700", "dragonfly": {"routers_per_group": 8}}, "fabrics.compute.dragonfly",
          "applies only to topology: dragonfly"),
@@ -155,3 +155,13 @@ def test_rack_scale_management_ports_fill_the_oob_leaves_in_order(catalog):
     endpoint_links = sum(link.count for link in oob.links if link.to == "leaf")
     assert endpoint_links >= 8 * 27
     assert leaf.switches == -(-endpoint_links // leaf.down_links_per_switch) < 27
+
+
+def test_inter_switch_rate_no_port_runs_is_refused_on_its_field(catalog):
+    # QM9700 ports run 400G whole or 200G split in two: 300G is neither
+    spec = FabricSpec(switch="qm9700", inter_switch_gbps=300)
+    with pytest.raises(ScenarioError) as caught:
+        plan_fabric("compute", spec, DGX_H100_128, catalog)
+    path, message = only_error(caught)
+    assert path == "fabrics.compute.inter_switch_gbps"
+    assert "qm9700 ports run 400, 200 Gb/s, not 300 Gb/s" in message

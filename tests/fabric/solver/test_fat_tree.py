@@ -167,32 +167,45 @@ def test_two_planes_hand_calculation(catalog):
 
 
 def test_800g_ports_split_for_400g_nics_hand_calculation(catalog):
-    """128 DGX H100 on SN5600 (64 x 800G, split [1, 2, 4]) at 400G on every tier: a leaf has
-    32 x 800G down and 32 x 800G up, each split in two: 64 x 400G down, 64 x 400G up (radix 128).
-    Units of 64 nodes: 1,024 / (8 x 64) = 2 units, 16 leaves. Spines take 128 x 400G down:
-    ceil(16 x 64 / 128) = 8, which divides 64 (8 links per pair). Node-leaf 1,024 x 400G;
-    leaf-spine 16 x 64 = 1,024 x 400G. Optics: 1,024 NIC modules, then one twin 2 x 400G module
-    per 800G cage: 512 on the leaves' down ports, 512 on their up ports, 512 on the spines."""
+    """128 DGX H100 on SN5600 (64 x 800G, split [1, 2, 4]): a leaf has 32 x 800G down, each split
+    in two for the 400G NICs (64 x 400G), and 32 x 800G up at the native rate: 64 x 400G down
+    need 32 x 800G up at 1:1, not 64 x 400G (half the cables for the same bandwidth).
+    Units of 64 nodes: 1,024 / (8 x 64) = 2 units, 16 leaves. Spines of 64 x 800G:
+    ceil(16 x 32 / 64) = 8, which divides 32 (4 links per pair). Node-leaf 1,024 x 400G;
+    leaf-spine 16 x 32 = 512 x 800G. Optics: 1,024 NIC modules, one twin 2 x 400G module per
+    leaf down cage (512), and an 800G module at each end of the 512 leaf-spine links (1,024)."""
     result = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(128)], catalog, gpus_per_node=8)
     assert by_role(result) == {"leaf": 16, "spine": 8}
-    assert by_segment(result) == {"node-leaf": 1024, "leaf-spine": 1024}
-    assert [link.gbps for link in result.links] == [400, 400]
-    assert [(tier.split, tier.up_split) for tier in result.tiers] == [(2, 2), (2, 1)]
-    assert result.transceivers == 2560
+    assert by_segment(result) == {"node-leaf": 1024, "leaf-spine": 512}
+    assert [link.gbps for link in result.links] == [400, 800]
+    assert [(tier.split, tier.up_split) for tier in result.tiers] == [(2, 1), (1, 1)]
+    assert result.transceivers == 1024 + 512 + 1024
     assert {part.sku: part.quantity for part in result.transceiver_parts} == {
-        "osfp-400g-sr4": 1024, "osfp-800g-2xsr4": 1536,
+        "osfp-400g-sr4": 1024, "osfp-800g-2xsr4": 512, "osfp-800g-dr8": 1024,
     }
     assert result.gpus_per_leaf == 64
     assert result.tiers[0].oversubscription == 1.0
+    # at 400G between tiers (the override) the same fabric takes twice the leaf-spine links
+    split = plan_fabric("compute", FabricSpec(switch="sn5600", inter_switch_gbps=400), [dgx(128)], catalog,
+                        gpus_per_node=8)
+    assert by_role(split) == {"leaf": 16, "spine": 8}
+    assert by_segment(split) == {"node-leaf": 1024, "leaf-spine": 1024}
 
 
 def test_51t_switch_split_to_400g_keeps_two_tiers_to_8192_endpoints(catalog):
     """A 64 x 800G switch split 2 x 400G is radix k = 128 at 400G on every tier: two tiers reach
     k^2/2 = 8,192 endpoints (128 leaves of 64 down, 64 spines); 8,200 take a third tier. At the
-    native 800G between tiers it would be 64 leaves, 4,096 endpoints."""
+    native 800G between tiers two tiers reach 64 leaves, 4,096 endpoints: from 513 DGX the
+    native rate would need three tiers where the split one needs two, so the ports are split,
+    and a warning says why."""
     at_reach = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(1024)], catalog, gpus_per_node=8)
     assert at_reach.tier_count == 2
     assert by_role(at_reach) == {"leaf": 128, "spine": 64}
+    assert at_reach.links[1].gbps == 400
+    assert any("at the native 800 Gb/s the fabric would need 3 tiers, split it needs 2" in warning
+               for warning in at_reach.warnings)
+    within_native = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(512)], catalog, gpus_per_node=8)
+    assert (within_native.tier_count, within_native.links[1].gbps) == (2, 800)
     beyond = plan_fabric("compute", FabricSpec(switch="sn5600"), [dgx(1025)], catalog, gpus_per_node=8)
     assert beyond.tier_count == 3
     native = FabricSpec(switch="sn5600", inter_switch_gbps=800)

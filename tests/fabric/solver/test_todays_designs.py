@@ -63,7 +63,8 @@ def test_meta_llama3_cluster_pods_and_oversubscription(catalog, meta_llama3_clus
     )
     assert servers * 8 == published["gpus"]
     assert result.pods == 8 and result.leaves_per_pod == 192
-    assert by_role(result) == {"leaf": 1536, "spine": 64, "core": 8}
+    assert by_role(result) == {"leaf": 1536, "spine": 64, "core": 6}
+    assert result.tiers[2].ports_free == 0
     leaf, spine, core = result.tiers
     assert (leaf.down_links_per_switch, leaf.up_links_per_switch) == (32, 16)
     assert leaf.oversubscription == 1.0
@@ -76,16 +77,23 @@ def test_meta_llama3_cluster_pods_and_oversubscription(catalog, meta_llama3_clus
 
 def test_top_of_rack_leaf_uplinks_follow_the_ports_used(catalog):
     """Four HGX H100 per rack would fill an SN5600 leaf's 64 x 400G down links; two per rack use
-    16 of them. At 1:1 the leaf cables 16 x 400G uplinks (its 800G up ports split in two), not
-    the 64 a full leaf has; at 3:1, floor(16 / 3) = 5 uplinks: 3.2:1 delivered, 4 would give 4:1
-    and 6 would give 2.67:1."""
+    16 of them (6.4 Tb/s). At 1:1 the leaf cables 8 x 800G uplinks at the native rate, not the
+    32 a full leaf has; at 3:1, floor(6,400 / (3 x 800)) = 2 uplinks: 4:1 delivered (3 would
+    give 2.67:1), said with its cost. At 400G between tiers: floor(16 / 3) = 5, 3.2:1."""
     group = EndpointGroup("hgx-h100", 64, 8, 400)
     spec = FabricSpec(switch="sn5600", leaf_placement="top_of_rack")
     result = plan_fabric("compute", spec, [group], catalog, nodes_per_rack=2, gpus_per_node=8)
     leaf = result.tiers[0]
-    assert (leaf.switches, leaf.up_links_per_switch, leaf.oversubscription) == (32, 16, 1.0)
-    assert by_segment(result)["leaf-spine"] == 32 * 16
+    assert (leaf.switches, leaf.up_links_per_switch, leaf.oversubscription) == (32, 8, 1.0)
+    assert by_segment(result)["leaf-spine"] == 32 * 8
     spec = replace(spec, oversubscription=OversubscriptionSpec(leaf=3))
+    result = plan_fabric("compute", spec, [group], catalog, nodes_per_rack=2, gpus_per_node=8)
+    leaf = result.tiers[0]
+    assert (leaf.up_links_per_switch, leaf.oversubscription, leaf.oversubscription_asked) == (2, 4.0, 3)
+    # 32 leaves x (2 - 2 x 4/3) = -21 uplinks against the exact ratio
+    assert any("leaves deliver 4:1 where 3:1 was asked" in warning and "21 uplinks fewer" in warning
+               for warning in result.warnings)
+    spec = replace(spec, inter_switch_gbps=400)
     leaf = plan_fabric("compute", spec, [group], catalog, nodes_per_rack=2, gpus_per_node=8).tiers[0]
     assert (leaf.up_links_per_switch, leaf.oversubscription) == (5, 3.2)
 
@@ -105,14 +113,16 @@ def test_gb200_nvl72_rails_follow_the_compute_tray(catalog):
     (NVIDIA DGX GB200 user guide: 4 ConnectX-7 per tray), so 4 rails, not 72. QM9700 leaves of
     32 down: units of 32 trays, ceil(144 / 32) = 5 units, 20 leaves; 576 links. Leaves in the
     last unit hold 16 trays; the fullest hold 32 and cable 32 uplinks. Spines: ceil(20 x 32 / 64)
-    = 10 -> 16 (divides 32), 2 links per pair. Two tiers and 36 switches, not three tiers and 200."""
+    = 10 by ports; the divisor 16 > 1.25 x 10 + 1, so 10 spines of 64 links (every leaf 3 or 4
+    links to each). Two tiers and 30 switches, not three tiers and 200."""
     system = catalog.systems["gb200-nvl72"]
     group = system_endpoints(system, 8, "compute")
     assert (group.count, group.ports_per_endpoint, group.trays, group.rails) == (8, 72, 18, 4)
     result = plan_fabric("compute", FabricSpec(switch="qm9700"), [group], catalog, gpus_per_node=72)
     assert result.rails == 4 and result.scalable_units == 5
-    assert by_role(result) == {"leaf": 20, "spine": 16}
+    assert by_role(result) == {"leaf": 20, "spine": 10}
     assert by_segment(result) == {"node-leaf": 576, "leaf-spine": 20 * 32}
+    assert result.tiers[1].ports_free == 0
     assert result.tier_count == 2
     assert not any("rails" in warning for warning in result.warnings)
 
@@ -138,13 +148,13 @@ def test_pods_beyond_a_spine_reach_say_so(catalog):
 def test_smaller_pods_than_a_spine_reaches(catalog):
     """256 DGX H100 = 2,048 links: 8 units of 8 QM9700 leaves, 64 leaves, which two tiers reach
     (k^2/2 = 2,048). In pods of 32 leaves: 2 pods under a core tier. A spine at 1:1 has 32 down:
-    ceil(32 x 32 / 32) = 32 spines per pod, one link per pair, 32 uplinks each. Core group i
-    takes spine i of both pods: ceil(2 x 32 / 64) = 1 core with 32 links from each; 32 cores."""
+    ceil(32 x 32 / 32) = 32 spines per pod, one link per pair, 32 uplinks each. Cores: 2 pods x
+    32 x 32 = 2,048 links / 64 = 32, which divides a pod's 1,024: 32 links from each pod to each."""
     group = EndpointGroup("dgx-h100", 256, 8, 400)
     assert plan_fabric("compute", FabricSpec(switch="qm9700"), [group], catalog).tier_count == 2
     result = plan_fabric("compute", FabricSpec(switch="qm9700", leaves_per_pod=32), [group], catalog)
     assert result.tier_count == 3 and result.pods == 2 and result.leaves_per_pod == 32
-    assert (result.spines_per_pod, result.cores_per_group) == (32, 1)
+    assert (result.spines_per_pod, result.last_pod_spines) == (32, 32)
     assert by_role(result) == {"leaf": 64, "spine": 64, "core": 32}
 
 
