@@ -126,10 +126,20 @@ def fabric_line(name: str, fabric: dict, names: dict[str, str]) -> str:
         extras.append(_plural(fabric["pods"], "pod"))
     if fabric.get("leaf_placement") == "rail_optimized" and (fabric.get("rails") or 0) > 1:
         extras.append(_plural(fabric["rails"], "rail"))
+    extras += [_ratio_words(tier) for tier in tiers if tier.get("oversubscription") is not None]
     shape = choice_label(fabric.get("topology") or "")
     tier_words = _plural(fabric.get("tier_count") or len(tiers), "tier")
     tail = f" ({', '.join(extras)})" if extras else ""
     return f"{fabric_title(name)}: {shape}, {tier_words}: {counts}{tail}"
+
+
+def _ratio_words(tier: dict) -> str:
+    """"leaf 2.05:1 (2:1 asked)": the ratio a tier delivers, and the asked one where they differ."""
+    delivered, asked = tier["oversubscription"], tier.get("oversubscription_asked")
+    words = f"{words_of(tier['role']).lower()} {delivered:.3g}:1"
+    if asked and abs(delivered / asked - 1) > 0.005:
+        words += f" ({asked:.3g}:1 asked)"
+    return words
 
 
 def _tile_lines(

@@ -80,7 +80,7 @@ def test_the_lead_answers_the_architects_questions_for_the_example(plan, catalog
     tiers = " + ".join(f"{tier['switches']} {tier['role']}" for tier in fabric["tiers"])
     shape = f"Fat tree, {len(fabric['tiers'])} tiers"
     assert plain(tiles["switches"].lines[0]) == (
-        f"Compute: {shape}: {tiers} {switch} ({fabric['rails']} rails)"
+        f"Compute: {shape}: {tiers} {switch} ({fabric['rails']} rails, leaf 1:1)"
     )
     assert tiles["switches"].figure.value == sum(tier["switches"] for tier in fabric["tiers"])
 

@@ -4,7 +4,8 @@
 `docs/scenario-reference.md`) across every catalog system (rack-scale ones included) and an
 inline custom system with random NICs; 8 to ~20,000 GPUs (most of them small, so the suite
 stays fast); every topology, leaf placement, tier choice, oversubscription, plane count and
-spine switch; the compute, storage, inband and oob fabrics present or absent, each with a
+spine switch (inline switches of radix 8 to 576; ratios any float from 0.25 to 64, or the
+round ones); the compute, storage, inband and oob fabrics present or absent, each with a
 switch whose ports are fast enough for its links (sometimes an inline switch); racks with a
 power budget, cooling that suits the system (liquid-cooled systems get direct_liquid or
 immersion) and optional limits; optional storage tiers, quotes and spares.
@@ -28,6 +29,11 @@ from planner.solver.pipeline import plan_scenario, validate_scenario
 
 FABRICS = ("compute", "storage", "inband", "oob")
 RATIOS = (1, 1.5, 2, 3, 4, 7)
+"""The round ratios architects mostly type; `ratios()` also draws any float a form takes."""
+
+
+def ratios():
+    return st.one_of(st.sampled_from(RATIOS), st.floats(0.25, 64))
 NIC_GBPS = (1, 25, 100, 200, 400, 800)
 CUSTOM_SYSTEM = "custom-gpu-node"
 CUSTOM_SWITCH = "custom-switch"
@@ -99,7 +105,7 @@ def custom_systems(draw) -> dict:
 def custom_switches(draw, min_gbps: float) -> dict:
     """An inline switch under components.switches whose ports carry `min_gbps` links."""
     port_gbps = draw(st.sampled_from([g for g in (100, 200, 400, 800, 1600) if g >= min_gbps] or [min_gbps]))
-    ports = draw(st.sampled_from([8, 16, 24, 32, 48, 64, 128]))
+    ports = draw(st.one_of(st.sampled_from([8, 16, 24, 32, 48, 64, 128]), st.integers(8, 576)))
     uplinks = draw(st.sampled_from([0, 0, 0, 2, 4, 8]))
     # Twin-port cages only without fixed uplinks (SwitchSpec refuses both).
     ports_per_cage = draw(st.sampled_from([1, 2])) if not uplinks else 1
@@ -151,9 +157,9 @@ def _fabric(draw, name: str, link_gbps: float, components: dict, allow_custom: b
         fabric["tiers"] = draw(st.sampled_from(["auto", 2, 3]))
     over = draw(st.integers(0, 2))
     if over == 1:
-        fabric["oversubscription"] = draw(st.sampled_from(RATIOS))
+        fabric["oversubscription"] = draw(ratios())
     elif over == 2:
-        fabric["oversubscription"] = {"leaf": draw(st.sampled_from(RATIOS)), "spine": draw(st.sampled_from(RATIOS))}
+        fabric["oversubscription"] = {"leaf": draw(ratios()), "spine": draw(ratios())}
     if planes > 1:
         fabric["planes"] = planes
     fixed_uplinks_faster = uplink_gbps > (components["switches"][0]["port_gbps"] if fabric["switch"] == CUSTOM_SWITCH
