@@ -5,6 +5,11 @@ the workspace pages at 100k GPUs.
 
 Run as `.venv/bin/python scripts/benchmark.py [--runs N]`. Prints the best of N runs of each
 (a benchmark, not a timed test: the figures depend on the machine).
+
+`scripts/benchmark.py --against REF [--runs N]` times the same plans on a git ref and on the
+working tree, interleaved in one run, and prints their CPU times and ratios with the load
+average (`scripts/side_by_side.py`): on a shared machine, ratios measured side by side are what
+to compare, not absolute times.
 """
 
 import argparse
@@ -60,6 +65,29 @@ def document(gpus: int, fabric: dict) -> dict:
             "oob": {"switch": "sn2201", "spine_switch": "sn5600"},
         },
     }
+
+
+def side_by_side_cases() -> list[tuple[str, dict, str]]:
+    """(label, document, measure) of the cases `--against` times on both sides."""
+    import yaml
+
+    cases = [(f"{gpus:>9,} GPUs, {SYSTEM}, four fabrics", document(gpus, next(iter(designs(gpus).values()))), "plan")
+             for gpus in GPU_COUNTS]
+    cases.append(("   10,000 GPUs, GB200 NVL72, rail-optimized", {
+        "name": "GB200 NVL72", "compute": {"system": "gb200-nvl72", "gpus": 10_008},
+        "racks": {"power_budget_kw": 140, "cooling": "direct_liquid"},
+        "fabrics": {"compute": {"switch": "qm9700"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}},
+    }, "plan"))
+    cases.append(("   10,000 GPUs, HGX H100, top-of-rack Ethernet", {
+        "name": "top of rack", "compute": {"system": "hgx-h100", "gpus": 10_000},
+        "racks": {"power_budget_kw": 41, "cooling": "air"},
+        "fabrics": {"compute": {"switch": "sn5600", "leaf_placement": "top_of_rack"}},
+    }, "plan"))
+    for example in ("two-pool-site", "three-phase-expansion"):
+        cases.append((f"example {example}", yaml.safe_load((ROOT / "examples" / f"{example}.yaml").read_text()), "plan"))
+    cases.append((f"  100,000 GPUs, cabling plan rows", document(100_000, designs(100_000)["fat tree, q3400"]),
+                  "cabling"))
+    return cases
 
 
 def best_ms(function, runs: int) -> float:
@@ -231,6 +259,15 @@ def workspace_timings(runs: int) -> None:
 
 
 if __name__ == "__main__":
+    against = argparse.ArgumentParser(add_help=False)
+    against.add_argument("--against")
+    against.add_argument("--runs", type=int, default=7)
+    asked = against.parse_known_args()[0]
+    if asked.against:
+        from side_by_side import compare
+
+        compare(ROOT, asked.against, side_by_side_cases(), asked.runs)
+        sys.exit(0)
     main()
     runs_parser = argparse.ArgumentParser(add_help=False)
     runs_parser.add_argument("--runs", type=int, default=7)

@@ -326,7 +326,7 @@ class FabricWiring:
         tree, leaf = divmod_by(leaf_in_all, self.leaves_per_tree)
         pod, in_pod = divmod_by(leaf, self.leaves_per_pod)
         spines = np.where(pod == self.pods - 1, self.last_pod_spines, self.spines_per_pod)
-        spine, down = dealt(in_pod, uplink, uplinks, uplinks, spines)
+        spine, down = dealt(in_pod, uplink, uplinks, uplinks, spines, self.tiers["leaf"].up_links_per_unit)
         return (leaf_in_all, uplink, tree * self.spines_per_tree + pod * self.spines_per_pod + spine, down)
 
     def core_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -345,7 +345,8 @@ class FabricWiring:
         uplinks = np.where(pod == self.pods - 1, last, full)
         spine_in_pod, uplink = np.divmod(in_pod, uplinks)
         core, down = dealt(pod, in_pod, uplinks * np.where(pod == self.pods - 1, self.last_pod_spines,
-                                                            self.spines_per_pod), pod_links, self.cores_per_tree)
+                                                            self.spines_per_pod), pod_links, self.cores_per_tree,
+                            self.tiers["spine"].up_links_per_unit)
         spine = pod * self.spines_per_pod + spine_in_pod
         return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core, down)
 
@@ -382,18 +383,20 @@ class FabricWiring:
 
 
 def dealt(lower: np.ndarray, link: np.ndarray, links_of_lower, links_of_full_lower: int,
-          uppers) -> tuple[np.ndarray, np.ndarray]:
+          uppers, unit: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The upper switch and its down link for link `link` of lower switch `lower`, the lower
     switches' links dealt to the uppers as `clos.upper_tier` counts them. Where every pair gets
     m equal links, a lower switch's links go in blocks of m (its ports 1..m to the first upper
-    switch); else link g = lower x links of a full lower + link goes to upper g mod S as its down
-    link g // S, so that the uppers' loads differ by one link at most. The last lower switch (a
-    pod of fewer spines) may have fewer links than the full ones before it."""
+    switch); else they go a unit (a cage's links) at a time: unit g = lower x units of a full
+    lower + link // unit goes to upper g mod S, its links as down links (g // S) x unit + link
+    mod unit, so that the uppers' loads differ by one unit at most. The last lower switch (a pod
+    of fewer spines) may have fewer links than the full ones before it."""
     per_pair = np.maximum(links_of_lower // uppers, 1)
     balanced = (links_of_lower % uppers == 0) & (links_of_full_lower % uppers == 0)
-    dealt_down, dealt_upper = np.divmod(lower * links_of_full_lower + link, uppers)
+    dealt_down, dealt_upper = np.divmod(lower * (links_of_full_lower // unit) + link // unit, uppers)
     upper = np.where(balanced, link // per_pair, dealt_upper)
-    down = np.where(balanced, lower * (links_of_full_lower // uppers) + link % per_pair, dealt_down)
+    down = np.where(balanced, lower * (links_of_full_lower // uppers) + link % per_pair,
+                    dealt_down * unit + link % unit)
     return upper, down
 
 

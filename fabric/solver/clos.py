@@ -5,9 +5,10 @@ Sizes follow from the links in use, with the fewest switches that hold them:
 - Reach: a spine has at least one link to every leaf of its pod, and a core to every pod.
 - Ports: an upper tier of S switches of p down links holds its lower switches' links when
   ceil(links / S) <= p, so S >= ceil(links / p), the tier's lower bound.
-- Spread: the lower switches' uplinks are dealt to the upper switches in turn (link g of the
-  tier to switch g mod S), so every upper switch carries links / S give or take one, and every
-  lower switch with at least S uplinks reaches every upper switch.
+- Spread: the lower switches' uplinks are dealt to the upper switches in turn, a cage's links
+  together (a twin-port module's two links to one spine: unit g of the tier to switch g mod S),
+  so every upper switch carries links / S give or take a cage, and every lower switch with at
+  least S cages of uplinks reaches every upper switch.
 - Balance, where it is cheap: when a divisor of a lower switch's uplinks is within a quarter
   (plus one switch) of the lower bound, that many upper switches give every pair the same
   number of links, so that ECMP spreads traffic evenly (the H100 SuperPOD's 16 spines at three
@@ -45,7 +46,10 @@ class UpperTier:
     links: int
     """Links from the lower switches, all of them."""
     down_links_used: int
-    """Down links in use on the fullest upper switch: ceil(links / switches)."""
+    """Down links in use on the fullest upper switch: ceil(links / switches), or whole units of
+    links when they are dealt a unit at a time."""
+    unit: int = 1
+    """Links dealt together to one upper switch (a lower switch's cage), where pairs differ."""
 
     @property
     def balanced(self) -> bool:
@@ -58,15 +62,18 @@ def upper_tier_bound(links: int, down_links_per_upper: int) -> int:
 
 
 def upper_tier(
-    lower_switches: int, uplinks_per_lower: int, down_links_per_upper: int, last_uplinks: int | None = None
+    lower_switches: int, uplinks_per_lower: int, down_links_per_upper: int, last_uplinks: int | None = None,
+    unit: int = 1,
 ) -> UpperTier | None:
     """The upper switches over `lower_switches` switches of u uplinks each (the last one
     `last_uplinks`, by default u too), their links dealt in turn.
 
     S0 = ceil(links / p) by ports. S = the smallest divisor of u in [S0, 1.25 S0 + 1] when there
-    is one (equal links per pair), else S0 (pairs differ by one link at most). Every lower switch
-    reaches every upper one while S <= its uplinks: None when S0 exceeds the fewest uplinks (more
-    lower switches than an upper switch has down links, or a last switch with too few).
+    is one (equal links per pair), else the fewest that hold the links dealt a `unit` (a lower
+    switch's cage) at a time, ceil(units / floor(p / unit)), if within 1.25 S0 + 1, else S0 dealt
+    a link at a time (pairs differ by one link at most). Every lower switch reaches every upper
+    one while S <= its uplinks (in units): None when S0 exceeds the fewest uplinks (more lower
+    switches than an upper switch has down links, or a last switch with too few).
 
     DGX SuperPOD H100, 3 units (u = 32, p = 64): 24 leaves need ceil(768 / 64) = 12 spines by
     ports; 16 divides 32 and 16 <= 1.25 x 12 + 1: 16 spines, 2 links from every leaf to each.
@@ -80,11 +87,15 @@ def upper_tier(
     bound = upper_tier_bound(links, down_links_per_upper)
     if bound > min(uplinks_per_lower, last):
         return None
-    switches = bound
     divisor = smallest_divisor_at_least(uplinks_per_lower, bound)
     if divisor is not None and divisor <= BALANCE_PREMIUM * bound + 1 and divisor <= last:
-        switches = divisor
-    return UpperTier(switches, links, math.ceil(links / switches))
+        return UpperTier(divisor, links, math.ceil(links / divisor), unit)
+    if unit > 1 and uplinks_per_lower % unit == 0 and last % unit == 0 and down_links_per_upper >= unit:
+        units = links // unit
+        switches = math.ceil(units / (down_links_per_upper // unit))
+        if switches <= min(uplinks_per_lower, last) // unit and switches <= BALANCE_PREMIUM * bound + 1:
+            return UpperTier(switches, links, unit * math.ceil(units / switches), unit)
+    return UpperTier(bound, links, math.ceil(links / bound))
 
 
 def two_tier_max_leaves(spine_down_links: int, leaves_per_unit: int = 1) -> int:
@@ -135,6 +146,9 @@ class ClosCounts:
     last_pod_spine_uplinks: int = 0
     """Uplinks each spine of the last pod cables: fewer when it carries fewer leaf links."""
     last_pod_spine_down_links_used: int = 0
+    leaf_spine_unit: int = 1
+    """Leaf uplinks dealt together to one spine (`UpperTier.unit`)."""
+    spine_core_unit: int = 1
 
 
 def single_switch_counts() -> ClosCounts:
@@ -142,13 +156,13 @@ def single_switch_counts() -> ClosCounts:
     return ClosCounts(1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1)
 
 
-def two_tier_counts(leaves: int, leaf_uplinks: int, spine_down_links: int) -> ClosCounts | None:
+def two_tier_counts(leaves: int, leaf_uplinks: int, spine_down_links: int, leaf_unit: int = 1) -> ClosCounts | None:
     """Leaf-spine: every leaf cabled with all its uplinks to spines sized by `upper_tier`.
 
     leaf-spine links = L x u (a leaf's uplinks are all cabled, so it can be filled without
     re-cabling: the H100 SuperPOD builds leaf-spine cabling for full scalable units).
     """
-    spine_tier = upper_tier(leaves, leaf_uplinks, spine_down_links)
+    spine_tier = upper_tier(leaves, leaf_uplinks, spine_down_links, unit=leaf_unit)
     if spine_tier is None:
         return None
     return ClosCounts(
@@ -158,6 +172,7 @@ def two_tier_counts(leaves: int, leaf_uplinks: int, spine_down_links: int) -> Cl
         spine_down_links_used=spine_tier.down_links_used, core_down_links_used=0,
         last_pod_leaves=leaves, leaf_uplinks=leaf_uplinks,
         last_pod_spines=spine_tier.switches, last_pod_spine_down_links_used=spine_tier.down_links_used,
+        leaf_spine_unit=spine_tier.unit,
     )
 
 
@@ -192,6 +207,8 @@ class _Pod:
     """On the fullest spine."""
     uplinks: int
     """Each spine's."""
+    unit: int = 1
+    """Leaf uplinks dealt together to one spine."""
 
     @property
     def core_links(self) -> int:
@@ -199,12 +216,12 @@ class _Pod:
 
 
 def _pod(
-    leaves: int, leaf_uplinks: int, spine_down_links: int, spine_uplinks_for: Callable[[int], int]
+    leaves: int, leaf_uplinks: int, spine_down_links: int, spine_uplinks_for: Callable[[int], int], unit: int
 ) -> _Pod | None:
-    tier = upper_tier(leaves, leaf_uplinks, spine_down_links)
+    tier = upper_tier(leaves, leaf_uplinks, spine_down_links, unit=unit)
     if tier is None or tier.switches == 0:
         return None
-    return _Pod(tier.switches, tier.down_links_used, spine_uplinks_for(tier.down_links_used))
+    return _Pod(tier.switches, tier.down_links_used, spine_uplinks_for(tier.down_links_used), tier.unit)
 
 
 def _reaching(
@@ -212,16 +229,17 @@ def _reaching(
     spine_uplinks_for: Callable[[int], int],
 ) -> _Pod | None:
     """The pod with a link to each of `cores`: its spines cable more uplinks (up to their up
-    links), then it takes more spines (up to a leaf's uplinks). A small last pod carries few leaf
-    links, so by the ratio alone its spines would cable fewer uplinks than there are cores."""
+    links), then it takes more spines (up to a leaf's uplinks, dealt a link at a time). A small
+    last pod carries few leaf links, so by the ratio alone its spines would cable fewer uplinks
+    than there are cores."""
     spines = max(pod.spines, math.ceil(cores / max(spine_up_links, 1)))
     if spines > leaf_uplinks:
         return None
-    down_used = math.ceil(leaves * leaf_uplinks / spines)
+    down_used = math.ceil(leaves * leaf_uplinks / spines) if spines != pod.spines else pod.down_links_used
     uplinks = max(spine_uplinks_for(down_used), math.ceil(cores / spines))
     if uplinks > spine_up_links:
         return None
-    return _Pod(spines, down_used, uplinks)
+    return _Pod(spines, down_used, uplinks, pod.unit if spines == pod.spines else 1)
 
 
 def three_tier_counts(
@@ -233,6 +251,8 @@ def three_tier_counts(
     leaves_per_unit: int = 1,
     leaves_per_pod: int | None = None,
     spine_up_links: int | None = None,
+    leaf_unit: int = 1,
+    spine_unit: int = 1,
 ) -> ClosCounts | None:
     """Leaf-spine pods joined by a core tier; None when the leaves exceed three tiers' reach.
 
@@ -249,13 +269,13 @@ def three_tier_counts(
         return None
     per_pod, pods = shape
     last_leaves = leaves - (pods - 1) * per_pod
-    full = _pod(per_pod, leaf_uplinks, spine_down_links, spine_uplinks_for)
-    last = full if last_leaves == per_pod else _pod(last_leaves, leaf_uplinks, spine_down_links, spine_uplinks_for)
+    full, last = _pods(per_pod, last_leaves, leaf_uplinks, spine_down_links, spine_uplinks_for, leaf_unit)
     if full is None or last is None or full.uplinks < 1:
         return None
     up_links = spine_up_links if spine_up_links is not None else full.uplinks
     for _ in range(8):  # each lift of the last pod adds at most one core
-        core_tier = upper_tier(pods, full.core_links, core_ports, last.core_links)
+        whole = spine_unit if full.uplinks % spine_unit == 0 and last.uplinks % spine_unit == 0 else 1
+        core_tier = upper_tier(pods, full.core_links, core_ports, last.core_links, unit=whole)
         if core_tier is not None:
             break
         if pods > core_ports:
@@ -265,6 +285,10 @@ def three_tier_counts(
                          spine_uplinks_for)
         if last is None:
             return None
+        if last.unit != full.unit:  # both pods' leaves dealt alike, a link at a time
+            full = _pod(per_pod, leaf_uplinks, spine_down_links, spine_uplinks_for, 1)
+            if full is None:
+                return None
     else:
         return None
     spines = (pods - 1) * full.spines + last.spines
@@ -279,7 +303,21 @@ def three_tier_counts(
         leaf_uplinks=leaf_uplinks, spine_uplinks=full.uplinks,
         last_pod_spines=last.spines, last_pod_spine_uplinks=last.uplinks,
         last_pod_spine_down_links_used=last.down_links_used,
+        leaf_spine_unit=full.unit, spine_core_unit=core_tier.unit,
     )
+
+
+def _pods(
+    per_pod: int, last_leaves: int, leaf_uplinks: int, spine_down_links: int,
+    spine_uplinks_for: Callable[[int], int], unit: int,
+) -> tuple[_Pod | None, _Pod | None]:
+    """The spines of a full pod and of the last pod, their leaves' uplinks dealt alike (a cage at
+    a time, or a link at a time when either pod needs it)."""
+    full = _pod(per_pod, leaf_uplinks, spine_down_links, spine_uplinks_for, unit)
+    last = full if last_leaves == per_pod else _pod(last_leaves, leaf_uplinks, spine_down_links, spine_uplinks_for, unit)
+    if unit > 1 and full is not None and last is not None and full.unit != last.unit:
+        return _pods(per_pod, last_leaves, leaf_uplinks, spine_down_links, spine_uplinks_for, 1)
+    return full, last
 
 
 def max_switch_hops(tiers: int) -> int:

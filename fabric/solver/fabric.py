@@ -316,6 +316,7 @@ def _tier_result(tier, planes: int) -> TierResult:
         up_split=tier.up_split,
         oversubscription=tier.oversubscription,
         oversubscription_asked=tier.oversubscription_asked,
+        up_links_per_unit=tier.up_links_per_unit,
         reserved_links_per_switch=tier.reserved_links_per_switch,
         ports_reserved=reserved,
     )

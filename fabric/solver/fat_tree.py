@@ -125,10 +125,12 @@ def _clos_layout(context: FabricContext, up_gbps: float, rails: int | None, leaf
             f"{spine_rate:g} Gb/s{_suggest(context, spine_rate)}",
         )
     spine_two = switch_ports(context.spine_switch, spine_rate, 1.0, has_uplinks=False)
+    # a leaf's uplinks in one cage go to one spine: its module's links share a far end
+    leaf_unit = uplink_end(switch, leaf.up_split).links_per_module
     one_pod = not pods_asked or leaves.leaves <= spec.leaves_per_pod
     counts = None
     if spec.tiers in ("auto", 2) and one_pod:
-        counts = two_tier_counts(leaves.leaves, leaf_up, spine_two.down_links)
+        counts = two_tier_counts(leaves.leaves, leaf_up, spine_two.down_links, leaf_unit)
     if counts is None and spec.tiers == 2:
         reach = two_tier_max_leaves(spine_two.down_links, leaves.leaves_per_unit)
         if not one_pod:
@@ -162,6 +164,7 @@ def _clos_layout(context: FabricContext, up_gbps: float, rails: int | None, leaf
         counts = three_tier_counts(
             leaves.leaves, leaf_up, spine.down_links, spine_uplinks_for, core.down_links,
             leaves.leaves_per_unit, spec.leaves_per_pod, spine.up_links,
+            leaf_unit, uplink_end(context.spine_switch, spine.up_split).links_per_module,
         )
     if counts is None:
         reach = three_tier_max_leaves(core.down_links, spine.down_links, leaves.leaves_per_unit)
@@ -214,7 +217,7 @@ def _layout(
             math.ceil(context.endpoint_links / leaf.split) + counts.leaves * math.ceil(leaf_up / leaf.up_split),
             leaf.down_links, leaf_up, leaf.down_ports, leaf.split, leaf.up_split,
             delivered_oversubscription(leaves.endpoint_gbps_per_leaf, leaf_up, leaf.up_link_gbps),
-            leaf.reserved_links, over.leaf if leaf_up else None,
+            leaf.reserved_links, over.leaf if leaf_up else None, counts.leaf_spine_unit,
         )
     ]
     segments = []
@@ -252,6 +255,7 @@ def _layout(
                 math.ceil(counts.leaf_spine_links / spine_ports.split) + up_ports_used,
                 spine_ports.down_links, counts.spine_uplinks if counts.tiers == 3 else 0,
                 spine_ports.down_ports, spine_ports.split, up_split, spine_ratio, 0, asked,
+                counts.spine_core_unit,
             )
         )
         segments.append(

@@ -39,6 +39,8 @@ class TierLayout:
     """Down links held as backups on each switch, after its down_links_per_switch."""
     oversubscription_asked: float | None = None
     """The down:up ratio the fabric asked of this tier; None at the top tier."""
+    up_links_per_unit: int = 1
+    """Uplinks of one switch dealt together to one upper switch (a cage's links)."""
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ class TierResult:
     against the uplinks it cables); None at the top tier."""
     oversubscription_asked: float | None = None
     """The ratio the fabric asked of this tier, beside the delivered one; None at the top tier."""
+    up_links_per_unit: int = 1
+    """Uplinks of one switch dealt together to one upper switch (a cage's links), where the
+    upper switches do not all get equal links from it."""
     reserved_links_per_switch: int = 0
     """Down links held as backups on each switch (after the active ones; not cabled)."""
     ports_reserved: int = 0
