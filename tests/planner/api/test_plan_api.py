@@ -58,6 +58,12 @@ def test_yaml_body(api):
         ({**H100_4SU, "colour": "blue"}, "colour"),
         ({**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "topolgy": "fat_tree"}}}, "fabrics.compute.topolgy"),
         ({**H100_4SU, "prices": {"dgx-h100": "cheap"}}, "prices.dgx-h100"),
+        ({**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "oversubscription": 0.2}}},
+         "fabrics.compute.oversubscription.leaf"),
+        ({**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "oversubscription": {"spine": 65}}}},
+         "fabrics.compute.oversubscription.spine"),
+        ({**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "inter_switch_gbps": 300}}},
+         "fabrics.compute.inter_switch_gbps"),
         ([1, 2, 3], "document"),
         ("just text", "document"),
     ],
@@ -85,6 +91,28 @@ def test_designs_no_rack_can_hold_get_422(api, racks, path):
     else:
         assert response.status_code == 422
         assert list(response.json()["errors"]) == [path]
+
+
+def test_more_endpoints_than_the_asked_tiers_reach_get_422_saying_their_reach(api):
+    # 257 DGX H100 = 2,056 links; two tiers of QM9700 reach 64 leaves, 2,048 links
+    document = {**H100_4SU, "compute": {"system": "dgx-h100", "nodes": 257},
+                "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}}}
+    response = post(api, document)
+    assert response.status_code == 422
+    [message] = response.json()["errors"]["fabrics.compute.tiers"]
+    assert "reach at most 64 leaves (2,048 endpoint links" in message
+
+
+def test_a_ratio_below_one_gives_leaves_more_bandwidth_up_than_down(api):
+    """0.5:1 on QM9700: d = ceil(64 x 0.5 / 1.5) = 22 ports down, 42 up; a full leaf's 22 links
+    want 44 uplinks at 0.5:1 and get its 42: 22 / 42 = 0.52:1, within 5 % of the asked."""
+    document = {**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "oversubscription": 0.5}}}
+    response = post(api, document)
+    assert response.status_code == 200
+    leaf = response.json()["fabrics"]["compute"]["tiers"][0]
+    assert (leaf["down_links_per_switch"], leaf["up_links_per_switch"]) == (22, 42)
+    assert leaf["oversubscription"] == pytest.approx(22 / 42, abs=1e-3)
+    assert leaf["oversubscription_asked"] == 0.5
 
 
 def test_a_cooling_type_that_cannot_carry_one_node_gets_422(api):
