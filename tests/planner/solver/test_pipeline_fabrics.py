@@ -222,13 +222,14 @@ def test_storage_nics_overridden_to_two_200g_change_the_storage_fabric_by_hand(c
 
     Catalog NICs, 2 x 400G storage per system: 256 links at 400G; one SN5600 takes 64 x 2 = 128
     of them, too few, so two tiers: a leaf at 1:1 takes 32 ports x 2 = 64 links, 256 / 64 = 4
-    leaves, whose 4 x 64 = 256 up links at 400G fill 256 / 128 = 2 spines.
+    leaves, whose 64 x 400G go up on 32 ports at the native 800G: 4 x 32 = 128 links fill
+    128 / 64 = 2 spines.
     Overridden to 2 x 200G HCAs: 256 links at 200G; one SN5600 split 4 ways takes 64 x 4 = 256
     of them: a single leaf, no spine.
     """
     catalog_nics = plan_scenario(_storage_fabric([]), catalog).fabrics["storage"]
     assert [(link.from_, link.count, link.gbps) for link in catalog_nics.links] == [
-        ("node", 256, 400), ("leaf", 256, 400)]
+        ("node", 256, 400), ("leaf", 128, 800)]
     assert [(tier.role, tier.switches) for tier in catalog_nics.tiers] == [("leaf", 4), ("spine", 2)]
 
     overridden = plan_scenario(_storage_fabric([{"role": "storage", "count": 2, "gbps": 200}]), catalog)

@@ -63,8 +63,8 @@ def test_fabric_defaults_and_the_oversubscription_shorthand():
         ({**MINIMAL, "finance": {"discount_rate": -1}}, {"finance.discount_rate": ["must be a number greater than -1"]}),
         ({**MINIMAL, "finance": {"years": 0}}, {"finance.years": ["must be a positive whole number"]}),
         ({**MINIMAL, "fabrics": {"compute": {"switch": "qm9700", "planes": 0}}}, {"fabrics.compute.planes": ["must be a positive whole number"]}),
-        ({**MINIMAL, "fabrics": {"compute": {"switch": "qm9700", "oversubscription": 0.5}}},
-         {"fabrics.compute.oversubscription.leaf": ["must be a number of at least 1"]}),
+        ({**MINIMAL, "fabrics": {"compute": {"switch": "qm9700", "oversubscription": 0.2}}},
+         {"fabrics.compute.oversubscription.leaf": ["must be a number of at least 0.25"]}),
         ({**MINIMAL, "storage": []}, {"storage": ["must be a mapping of keys to values"]}),
     ],
 )
