@@ -113,11 +113,12 @@ def pool_gpus_needed(pool: PoolSpec, system: SystemSpec) -> int | None:
 
 
 def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:
-    """A `pools:` list of one pool as its `compute:` form."""
+    """A `pools:` list of one pool as its `compute:` form: its own fabric, or the site's
+    `fabrics.compute` when it names none (a lone pool keeps the site's shared fabric)."""
     (pool,) = scenario.pools
     return replace(
         scenario, compute=pool.compute(), pools=(), workload=pool.workload, inference=pool.inference,
-        fabrics=replace(scenario.fabrics, compute=pool.fabric),
+        fabrics=replace(scenario.fabrics, compute=pool.fabric or scenario.fabrics.compute),
     )
 
 

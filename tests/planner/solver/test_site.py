@@ -103,6 +103,26 @@ def test_one_pool_plans_as_its_compute_form(catalog):
     assert pool == plain
 
 
+def test_a_lone_pool_keeps_the_sites_shared_compute_fabric(catalog):
+    """One pool that names no fabric joins fabrics.compute, as a pool of a larger site does (the
+    first phase of the mixed-generation example): 25 HGX A100 of 8 x 200G on QM9700 (ports split
+    to 2 x 200G, 128 down links a leaf at 1:1): 8 rails, one leaf each, 25 links a leaf; 25 x 200G
+    go up at the native 400G: 12 uplinks (12.5 rounded down), 96 leaf-spine links on
+    ceil(96 / 64) = 2 spines. Before, the lone pool was planned with no compute fabric at all."""
+    document = {
+        "name": "one pool on the site's fabric",
+        "pools": [{"name": "a100", "system": "hgx-a100", "gpus": 200}],
+        "racks": {"power_budget_kw": 41},
+        "fabrics": {"compute": {"switch": "qm9700"}},
+    }
+    plan = plan_scenario(document, catalog)
+    fabric = plan.fabrics["compute"]
+    assert [(tier.role, tier.switches) for tier in fabric.tiers] == [("leaf", 8), ("spine", 2)]
+    assert [(link.segment, link.count, link.gbps) for link in fabric.links] == [
+        ("node-leaf", 200, 200), ("leaf-spine", 96, 400)]
+    assert plan.pools["a100"].fabric is not None
+
+
 @pytest.mark.parametrize(
     ("change", "path"),
     [
