@@ -401,7 +401,7 @@ def _compute_spec(scenario: ScenarioSpec, system: SystemSpec, inference: Inferen
 def _size_inference(scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec) -> InferenceResult | None:
     if scenario.inference is None:
         return None
-    return size_inference(scenario.inference, system, tuple(catalog.inference_throughput.values()))
+    return size_inference(scenario.inference, system, tuple(catalog.inference_operating_points.values()))
 
 
 def _size_storage_and_reliability(

@@ -94,7 +94,7 @@ def size_pool(
     inference = None
     if pool.inference is not None:
         with pool_paths(index):
-            inference = size_inference(pool.inference, system, tuple(catalog.inference_throughput.values()))
+            inference = size_inference(pool.inference, system, tuple(catalog.inference_operating_points.values()))
     gpus = inference.gpus_needed if inference else pool_gpus_needed(pool, system)
     if gpus is not None:
         spec = replace(spec, nodes=-(-gpus // system.gpus))
