@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.inference_prefill import PREFILL_EFFICIENCY, PrefillResult, size_prefill
 from planner.solver.inference_spec import BYTES_PER_PARAMETER, InferenceModelSpec, InferenceSpec
-from planner.solver.inference_throughput import INFERENCE_FLOPS_PER_PARAMETER_TOKEN, gpu_throughput
+from planner.solver.inference_throughput import INFERENCE_FLOPS_PER_PARAMETER_TOKEN, GpuThroughput, gpu_throughput
 from planner.solver.operating_points import InferenceOperatingPointSpec, roofline_tokens_per_s_per_gpu
 from planner.solver.parts import SystemSpec
 
@@ -174,6 +174,21 @@ def size_inference(
     return combined_result(results, system, utilisation)
 
 
+@dataclass(frozen=True)
+class _Sizing:
+    """One model's GPUs at one tensor-parallel width."""
+
+    width: int
+    throughput: GpuThroughput
+    replicas_memory: int
+    gpus_throughput: int
+    prefill: PrefillResult | None
+
+    @property
+    def gpus(self) -> int:
+        return max(self.replicas_memory * self.width, self.gpus_throughput) + (self.prefill.gpus if self.prefill else 0)
+
+
 def combined_result(results: tuple[InferenceResult, ...], system: SystemSpec, utilisation: float) -> InferenceResult:
     """Several models in one pool: memory the sum of each model's replicas, throughput each
     model's; the GPUs are the sum of each model's, in whole systems."""
@@ -272,29 +287,46 @@ def _size_model(
     width, tpot_floor = _width_for_pace(spec, system, active_weights, width, widths, path, lines)
     width, ttft_floor = _width_for_first_token(spec, system, width, widths, path, lines)
 
-    roofline = None
-    if system.hbm_tb_per_s:
-        kv_per_sequence_gb = per_token * tokens_per_sequence / BYTES_PER_GB
-        roofline = lambda tpot_ms: roofline_tokens_per_s_per_gpu(  # noqa: E731
-            tpot_ms, active_weights, kv_per_sequence_gb, width, system.hbm_tb_per_s)
-    throughput = gpu_throughput(spec, system, points, path, roofline)
-    lines.extend(throughput.arithmetic)
     required = required_output_tokens_per_s(spec)
+    kv_per_sequence_gb = per_token * tokens_per_sequence / BYTES_PER_GB
+
+    def sized_at(replica: int) -> _Sizing:
+        roofline = None
+        if system.hbm_tb_per_s:
+            roofline = lambda tpot_ms: roofline_tokens_per_s_per_gpu(  # noqa: E731
+                tpot_ms, active_weights, kv_per_sequence_gb, replica, system.hbm_tb_per_s)
+        throughput = gpu_throughput(spec, system, points, path, roofline)
+        replicas_memory = replicas_for_memory(weights, kv, overhead, replica * usable)
+        gpus_throughput = math.ceil(required / throughput.tokens_per_s_per_gpu / replica - 1e-9) * replica
+        prefill = _prefill(spec, system, replica, disaggregated, prefill_figure)
+        return _Sizing(replica, throughput, replicas_memory, gpus_throughput, prefill)
+
+    narrowest = width
+    sizing = min((sized_at(replica) for replica in widths if replica >= narrowest), key=lambda sized: sized.gpus)
+    width, throughput, prefill = sizing.width, sizing.throughput, sizing.prefill
+    if width != narrowest:
+        lines.append(f"a replica of {width} GPUs needs fewer GPUs in all than one of {narrowest}"
+                     f" ({sizing.gpus:,} against {sized_at(narrowest).gpus:,}): tensor parallel over {width}")
+        tpot_floor = tpot_floor and time_per_output_token_floor_ms(active_weights, width, system.hbm_tb_per_s)
+        ttft_floor = ttft_floor and ttft_floor * narrowest / width
+    lines.extend(throughput.arithmetic)
     if spec.requests_per_s is not None:
         lines.append(f"output tokens/s needed = {spec.requests_per_s:,g} requests/s × {spec.output_tokens:,} tokens = {required:,.1f}")
     else:
         lines.append(f"output tokens/s needed = {spec.concurrent_users:,} users × 1,000 / {spec.target_time_per_output_token_ms:,g} ms"
                      f" = {required:,.1f}")
-    replicas_memory = replicas_for_memory(weights, kv, overhead, width * usable)
+    replicas_memory, gpus_throughput = sizing.replicas_memory, sizing.gpus_throughput
     gpus_memory = replicas_memory * width
-    gpus_throughput = math.ceil(required / throughput.tokens_per_s_per_gpu / width - 1e-9) * width
     lines.append(f"GPUs for memory = {replicas_memory:,} replicas of {width}: {1 + overhead:g} × ({replicas_memory:,} × {weights:,.4g}"
                  f" + {kv:,.4g}) GB ≤ {replicas_memory:,} × {width} × {usable:,.4g} GB → {gpus_memory:,} GPUs")
     lines.append(f"GPUs for throughput = {required:,.1f} / {throughput.tokens_per_s_per_gpu:,.1f} tokens/s per GPU"
                  f" = {required / throughput.tokens_per_s_per_gpu:,.2f} → {gpus_throughput:,} GPUs (whole replicas of {width})")
     decode = max(gpus_memory, gpus_throughput)
     binds = "both" if gpus_memory == gpus_throughput else "memory" if gpus_memory > gpus_throughput else "throughput"
-    prefill = _prefill(spec, system, width, disaggregated, prefill_figure, lines)
+    if prefill:
+        lines.extend(prefill.arithmetic)
+    elif disaggregated:
+        lines.append(f"prefill not sized apart: no prefill figure and no dense TFLOPS for '{system.slug}'")
     needed = decode + (prefill.gpus if prefill else 0)
     systems = math.ceil(needed / system.gpus)
     split = f" ({decode:,} decode + {prefill.gpus:,} prefill)" if prefill else ""
@@ -321,16 +353,11 @@ def _size_model(
     )
 
 
-def _prefill(spec, system, width, disaggregated, prefill_figure, lines) -> PrefillResult | None:
+def _prefill(spec, system, width, disaggregated, prefill_figure) -> PrefillResult | None:
     if not disaggregated:
         return None
     tflops = getattr(system, _PREFILL_TFLOPS_FIELD[spec.precision]) or system.dense_bf16_tflops_per_gpu
-    prefill = size_prefill(spec, tflops, width, prefill_figure)
-    if prefill is None:
-        lines.append(f"prefill not sized apart: no prefill figure and no dense TFLOPS for '{system.slug}'")
-        return None
-    lines.extend(prefill.arithmetic)
-    return prefill
+    return size_prefill(spec, tflops, width, prefill_figure)
 
 
 def _width_for_pace(spec, system, active_weights, width, widths, path, lines) -> tuple[int, float | None]:
