@@ -20,6 +20,13 @@ https://doi.org/10.1145/1498765.1498785; KV-cache reads are left out, so it is a
 and the prefill of the context takes 2 · N · input tokens of compute (Kaplan et al. 2020),
 
     time to first token ≥ 2 · N · input tokens / (g · dense TFLOPS · 10¹² · PREFILL_EFFICIENCY).
+
+Of the widths that hold the weights and meet both floors, the one that needs the fewest GPUs in
+all is chosen (the narrowest of equals): wider replicas replicate the weights less and meet a
+tight pace with a larger batch, so tighter targets, which only remove widths, never need fewer.
+The tokens/s per GPU t is the published operating point the pool's TTFT and TPOT targets meet
+(operating_points.py). Several models in one pool (`models:`) are each sized so and the pool's
+GPUs are their sum; a disaggregated pool adds prefill GPUs (inference_prefill.py).
 """
 
 import math
@@ -27,7 +34,7 @@ from dataclasses import dataclass
 
 from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.inference_prefill import PREFILL_EFFICIENCY, PrefillResult, size_prefill
-from planner.solver.inference_spec import BYTES_PER_PARAMETER, InferenceModelSpec, InferenceSpec
+from planner.solver.inference_spec import BYTES_PER_PARAMETER, UTILISATION_DEFAULT, InferenceModelSpec, InferenceSpec
 from planner.solver.inference_throughput import INFERENCE_FLOPS_PER_PARAMETER_TOKEN, GpuThroughput, gpu_throughput
 from planner.solver.operating_points import InferenceOperatingPointSpec, roofline_tokens_per_s_per_gpu
 from planner.solver.parts import SystemSpec
@@ -89,7 +96,7 @@ class InferenceResult:
     prefill_source: str = ""
     output_tokens_per_s_capacity: float = 0.0
     """Decode GPUs needed × tokens/s per GPU: the output tokens/s the pool serves at full use."""
-    utilisation: float = 0.6
+    utilisation: float = UTILISATION_DEFAULT
     usd_per_million_output_tokens: float | None = None
     """The pool's share of the TCO over the output tokens it serves in the TCO's years at
     `utilisation` (set once the plan has its cost: token_cost.py)."""
@@ -162,10 +169,8 @@ def size_inference(
     """The GPUs that serve the spec's load (each of its models) on `system`, the binding count and the arithmetic."""
     if not system.gpu_memory_gb:
         raise ScenarioError.at("compute.system", f"the system '{system.slug}' gives no gpu_memory_gb: inference needs it")
-    disaggregated = getattr(spec, "disaggregated", False)
-    prefill_figure = getattr(spec, "prefill_tokens_per_s_per_gpu", None)
-    utilisation = getattr(spec, "utilisation", 0.6)
-    if not getattr(spec, "models", ()):
+    disaggregated, prefill_figure, utilisation = spec.disaggregated, spec.prefill_tokens_per_s_per_gpu, spec.utilisation
+    if not spec.models:
         return _size_model(spec, system, points, path, disaggregated, prefill_figure, utilisation)
     results = tuple(
         _size_model(model, system, points, f"{path}.models[{index}]", disaggregated, prefill_figure, utilisation)

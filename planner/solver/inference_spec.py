@@ -168,25 +168,18 @@ class InferenceSpec(InferenceModelSpec):
     )
 
     def problems(self):
+        if self.prefill_tokens_per_s_per_gpu is not None and not self.disaggregated:
+            yield "prefill_tokens_per_s_per_gpu", "give with disaggregated: true (prefill on GPUs of its own)"
         if not self.models:
             yield from super().problems()
-            if self.prefill_tokens_per_s_per_gpu is not None and not self.disaggregated:
-                yield "prefill_tokens_per_s_per_gpu", "give with disaggregated: true (prefill on GPUs of its own)"
             return
         for field in dataclasses.fields(InferenceModelSpec):
             if getattr(self, field.name) != field.default:
                 yield field.name, "leave out when models is given: give it in each of models"
-        seen = set()
+        names = set()
         for index, model in enumerate(self.models):
             if not model.name:
                 yield f"models[{index}].name", "give each of models a name"
-            elif model.name in seen:
+            elif model.name in names:
                 yield f"models[{index}].name", f"the model name '{model.name}' is repeated: each of models needs its own"
-            seen.add(model.name)
-        if self.prefill_tokens_per_s_per_gpu is not None and not self.disaggregated:
-            yield "prefill_tokens_per_s_per_gpu", "give with disaggregated: true (prefill on GPUs of its own)"
-
-    @property
-    def served_models(self) -> tuple[InferenceModelSpec, ...]:
-        """The models the pool serves: `models`, or the section itself."""
-        return self.models or (self,)
+            names.add(model.name)

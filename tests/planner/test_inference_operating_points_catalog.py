@@ -6,8 +6,7 @@ import pytest
 
 ROUND_COPIES = {
     "v4.1": "https://github.com/mlcommons/inference_results_v4.1/",
-    "v5.0": ("https://github.com/mlcommons/inference_results_v5.0/",
-             "https://github.com/ntuhpc/mlperf_inference_results_v5.0/"),
+    "v5.0": "https://github.com/ntuhpc/mlperf_inference_results_v5.0/",
     "v5.1": "https://github.com/ykamiset/inference_results_v5.1/",
 }
 

@@ -20,10 +20,6 @@ MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S = 21_605.79
 https://github.com/mlcommons/inference_results_v4.1/blob/main/closed/NVIDIA/results/DGX-H100_H100-SXM-80GBx8_TRT/llama2-70b-99.9/Server/performance/run_1/mlperf_log_summary.txt"""
 MLPERF_V41_H100_LLAMA2_70B_OFFLINE_TOKENS_PER_S = 24_524.9
 """The same system, Offline: "Tokens per second: 24524.9" (.../llama2-70b-99.9/Offline/...)."""
-MLPERF_V50_B200_LLAMA31_405B_OFFLINE_TOKENS_PER_S = 1_526.29
-"""MLPerf Inference v5.0, closed, llama3_1-405b Offline, NVIDIA B200-SXM-180GBx8 (TensorRT):
-https://github.com/mlcommons/inference_results_v5.0/blob/main/closed/NVIDIA/results/B200-SXM-180GBx8_TRT/llama3_1-405b/Offline/performance/run_1/mlperf_log_summary.txt"""
-
 LLAMA2_70B_FP8 = {
     # Llama 2 70B (Touvron et al. 2023): 80 layers, 8 KV heads (grouped-query attention), head dim 128.
     "parameters_billion": 70, "precision": "fp8", "layers": 80, "kv_heads": 8, "head_dim": 128,
