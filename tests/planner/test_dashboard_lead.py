@@ -217,9 +217,10 @@ def test_a_site_of_pools_leads_with_each_pools_systems_and_fabric(catalog):
     plan = plan_scenario(site, catalog).to_dict()
     names = part_names(catalog, plan)
     tiles = {tile.figure.key: tile for tile in lead_screen(plan, [], {}, names).tiles}
-    # 1,024 H100 in DGX H100 of 8: 128 systems; the serving pool's load sizes 4 DGX H200.
+    # 1,024 H100 in DGX H100 of 8: 128 systems; the serving pool's load sizes 5 DGX H200 (33 GPUs at
+    # H200's interactive point, tests/planner/solver/test_site.py).
     assert [plain(line) for line in tiles["gpus"].lines] == [
-        "128 × NVIDIA DGX H100 (training)", "4 × NVIDIA DGX H200 (serving)"]
+        "128 × NVIDIA DGX H100 (training)", "5 × NVIDIA DGX H200 (serving)"]
     fabrics = [plain(line).split(":")[0] for line in tiles["switches"].lines[:-1]]
     assert fabrics == ["Compute (training)", "Compute (serving)", "Storage", "OOB"]
     assert [section.title for section in plan_sections(plan, catalog)][:2] == ["Compute", "Pools"]
