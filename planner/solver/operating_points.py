@@ -184,24 +184,24 @@ def _extrapolated(curve, met_first, tpot_target_ms, roofline, scale) -> CurveFig
     met = [point for point, ok in zip(curve, met_first) if ok]
     candidates = met[:1] or curve
     figures = [(_along_roofline(point, tpot_target_ms, roofline, scale), point) for point in candidates]
-    (value, share, line), point = min(figures, key=lambda figure: figure[0][0])
+    (value, line), point = min(figures, key=lambda figure: figure[0][0])
     lines = [f"no published point meets the targets; the tightest{'' if met else ' (none meets the TTFT target)'}:"
              f" {point.sentence}", line]
     return CurveFigure(value, (point,), True, tuple(lines))
 
 
-def _along_roofline(point, tpot_target_ms, roofline, scale) -> tuple[float, float, str]:
+def _along_roofline(point, tpot_target_ms, roofline, scale) -> tuple[float, str]:
     """The point's tokens/s per GPU at a tighter pace: × min(1, R(T) / R(T_p))."""
     published = point.tokens_per_s_per_gpu * scale
     limit = point.time_per_output_token_limit_ms
     if roofline is not None:
         at_target, at_limit = roofline(tpot_target_ms), roofline(limit)
         share = min(1.0, at_target / at_limit)
-        return published * share, share, (
+        return published * share, (
             f"extrapolation along the HBM roofline: {published:,.1f} × min(1, {at_target:,.1f} / {at_limit:,.1f}"
             f" roofline tokens/s per GPU at {tpot_target_ms:,g} / {limit:,g} ms) = {published * share:,.1f} tokens/s"
             " per GPU (an extrapolation beyond the published points)")
     share = min(1.0, tpot_target_ms / limit)
-    return published * share, share, (
+    return published * share, (
         f"extrapolation without a memory bandwidth figure: {published:,.1f} × min(1, {tpot_target_ms:,g} / {limit:,g} ms)"
         f" = {published * share:,.1f} tokens/s per GPU (an extrapolation)")
