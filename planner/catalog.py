@@ -20,7 +20,7 @@ from django.apps import apps
 from planner.catalog_cache import kept_snapshot
 from planner.solver.catalog import CatalogSnapshot
 from planner.solver.errors import ScenarioError
-from planner.solver.inference_throughput import InferenceThroughputSpec
+from planner.solver.operating_points import InferenceOperatingPointSpec
 from planner.solver.schema import read_spec
 
 logger = logging.getLogger(__name__)
@@ -72,21 +72,23 @@ def catalog_snapshot_from_files() -> CatalogSnapshot:
             source.snapshot_field: {part.slug: part for part in catalog_file_parts(source)}
             for source in catalog_sources()
         },
-        inference_throughput=inference_throughput_table(),
+        inference_operating_points=inference_operating_points_table(),
     )
 
 
-INFERENCE_THROUGHPUT_FILE = Path(__file__).parent / "catalog" / "inference_throughput.yaml"
+INFERENCE_OPERATING_POINTS_FILE = Path(__file__).parent / "catalog" / "inference_operating_points.yaml"
 
 
 @functools.cache
-def inference_throughput_table() -> dict[str, InferenceThroughputSpec]:
-    """The published inference results, by id: a table of figures read from its data file (not
-    database rows: nobody edits a published result)."""
-    with INFERENCE_THROUGHPUT_FILE.open(encoding="utf-8") as handle:
+def inference_operating_points_table() -> dict[str, InferenceOperatingPointSpec]:
+    """The published inference operating points, by id: a table of figures read from its data
+    file (not database rows: nobody edits a published result)."""
+    with INFERENCE_OPERATING_POINTS_FILE.open(encoding="utf-8") as handle:
         rows = yaml.safe_load(handle)["rows"]
-    label = "planner/catalog/inference_throughput.yaml:rows"
-    return {row["id"]: read_spec(InferenceThroughputSpec, row, f"{label}[{index}]") for index, row in enumerate(rows)}
+    label = "planner/catalog/inference_operating_points.yaml:rows"
+    return {
+        row["id"]: read_spec(InferenceOperatingPointSpec, row, f"{label}[{index}]") for index, row in enumerate(rows)
+    }
 
 
 CatalogRows = dict[str, dict[str, dict[str, Any]]]
@@ -142,7 +144,7 @@ def catalog_snapshot_from_rows(rows: CatalogRows, digest: str | None = None) -> 
             except ScenarioError as error:
                 logger.warning("catalog part %s %s left out: %s", snapshot_field, slug, error)
         fields[snapshot_field] = parts
-    snapshot = CatalogSnapshot(**fields, inference_throughput=inference_throughput_table())
+    snapshot = CatalogSnapshot(**fields, inference_operating_points=inference_operating_points_table())
     with _snapshots_lock:
         _snapshots[digest] = snapshot
         while len(_snapshots) > SNAPSHOT_CACHE_SIZE:

@@ -29,6 +29,7 @@ TILE_FIGURES = {
     "capex_usd": "cost",
     "tco_usd": "cost",
     "usd_per_gpu_hour": "cost",
+    "usd_per_million_output_tokens": "cost",
     "switches": "fabrics",
 }
 """The key figure each tile of the lead leads with, and the section its tile opens."""
@@ -177,6 +178,9 @@ def _tile_lines(
                 " M", f"{NBSP}M"
             ),
         )
+    if key == "usd_per_million_output_tokens" and (cost.get("assumptions") or {}).get("years"):
+        return (f"The inference pools' share of the TCO over the output tokens they serve in {cost['assumptions']['years']}"
+                " years",)
     return ()
 
 

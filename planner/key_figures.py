@@ -67,6 +67,8 @@ FIGURES: list[tuple[str, str, str, int, bool | None, Callable[[dict], float | No
     ("capex_usd", "Capex", "USD", 0, None, lambda plan: _get(plan, "cost.capex_usd")),
     ("tco_usd", "TCO", "USD", 0, None, lambda plan: _get(plan, "cost.tco_usd")),
     ("usd_per_gpu_hour", "Per GPU-hour", "USD", 2, True, lambda plan: _get(plan, "cost.usd_per_gpu_hour")),
+    ("usd_per_million_output_tokens", "Per million output tokens", "USD", 2, True,
+     lambda plan: _get(plan, "cost.usd_per_million_output_tokens")),
 ]
 
 

@@ -125,12 +125,23 @@ INFERENCE_NOTE = """
 ## Inference
 
 `inference` (or a pool's) sizes the GPUs from memory (weights plus the KV cache of the sequences
-in flight), from throughput (a published tokens/s per GPU, `planner/catalog/inference_throughput.yaml`,
-or `tokens_per_s_per_gpu`) and from latency (time per output token on the HBM roofline, time
-to first token); the plan says which binds. It cannot yet express: several models in one pool,
-disaggregated prefill and decode, speculative decoding, prefix caching, or batching curves (one
-published operating point per system and model class; a system without one gets a dense-TFLOPS
-estimate, which the plan says, unless `tokens_per_s_per_gpu` gives a measured figure).
+in flight), from throughput and from latency (time per output token on the HBM roofline, time
+to first token); the plan says which binds. The tokens/s per GPU is the published operating
+point (`planner/catalog/inference_operating_points.yaml`: MLPerf Inference closed results, each
+with its TTFT and TPOT limits and its source) that the targets meet: the loosest point met,
+interpolated on log TPOT between two points, or, tighter than every point, the tightest point
+scaled down along the HBM roofline (an extrapolation, which the plan warns of). A model with no
+published point on the GPU is scaled from the nearest published model of its class (dense or
+mixture of experts, context window within 2x when `context_window_tokens` is given) by active
+parameters and bytes, with a warning that says how much the nearest models disagree; a GPU
+with none of its class gets a dense-TFLOPS estimate; `tokens_per_s_per_gpu` gives a measured
+figure instead. `inference.models` serves several models in one pool (each with its own `name`,
+load and targets; the pool's GPUs are their sum), `inference.disaggregated` adds prefill GPUs
+(input tokens/s over `prefill_tokens_per_s_per_gpu`, or a dense-TFLOPS estimate), and
+`inference.utilisation` (default 0.6) spreads the pool's share of the TCO over the output tokens
+it serves: the plan's `inference.usd_per_million_output_tokens` (a site's pools:
+`pools.<name>.inference.usd_per_million_output_tokens`, together `cost.usd_per_million_output_tokens`).
+It cannot yet express speculative decoding or prefix caching.
 """
 
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 
 from fabric.solver.parts import CableSpec, SwitchSpec, TransceiverSpec
 from planner.solver.errors import FieldError, ScenarioError, join_path
-from planner.solver.inference_throughput import InferenceThroughputSpec
+from planner.solver.operating_points import InferenceOperatingPointSpec
 from planner.solver.parts import PartSpec, ServerSpec, SystemSpec
 from planner.solver.scenario import ScenarioSpec
 from power.solver.cooling_plant import facility_unit_references
@@ -25,8 +25,8 @@ class CatalogSnapshot:
     cooling_units: dict[str, CoolingUnitSpec] = field(default_factory=dict)
     storage_systems: dict[str, StorageSystemSpec] = field(default_factory=dict)
     servers: dict[str, ServerSpec] = field(default_factory=dict)
-    inference_throughput: dict[str, InferenceThroughputSpec] = field(default_factory=dict)
-    """Published inference results by id (a table of figures, not parts one buys)."""
+    inference_operating_points: dict[str, InferenceOperatingPointSpec] = field(default_factory=dict)
+    """Published inference operating points by id (a table of figures, not parts one buys)."""
 
     def with_components(self, scenario: ScenarioSpec) -> "CatalogSnapshot":
         """This catalog with the scenario's inline parts added (replacing any of the same slug)."""

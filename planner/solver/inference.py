@@ -20,18 +20,23 @@ https://doi.org/10.1145/1498765.1498785; KV-cache reads are left out, so it is a
 and the prefill of the context takes 2 · N · input tokens of compute (Kaplan et al. 2020),
 
     time to first token ≥ 2 · N · input tokens / (g · dense TFLOPS · 10¹² · PREFILL_EFFICIENCY).
+
+Of the widths that hold the weights and meet both floors, the one that needs the fewest GPUs in
+all is chosen (the narrowest of equals): wider replicas replicate the weights less and meet a
+tight pace with a larger batch, so tighter targets, which only remove widths, never need fewer.
+The tokens/s per GPU t is the published operating point the pool's TTFT and TPOT targets meet
+(operating_points.py). Several models in one pool (`models:`) are each sized so and the pool's
+GPUs are their sum; a disaggregated pool adds prefill GPUs (inference_prefill.py).
 """
 
 import math
 from dataclasses import dataclass
 
 from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.inference_spec import BYTES_PER_PARAMETER, InferenceSpec
-from planner.solver.inference_throughput import (
-    INFERENCE_FLOPS_PER_PARAMETER_TOKEN,
-    InferenceThroughputSpec,
-    gpu_throughput,
-)
+from planner.solver.inference_prefill import PREFILL_EFFICIENCY, PrefillResult, size_prefill
+from planner.solver.inference_spec import BYTES_PER_PARAMETER, UTILISATION_DEFAULT, InferenceModelSpec, InferenceSpec
+from planner.solver.inference_throughput import INFERENCE_FLOPS_PER_PARAMETER_TOKEN, GpuThroughput, gpu_throughput
+from planner.solver.operating_points import InferenceOperatingPointSpec, roofline_tokens_per_s_per_gpu
 from planner.solver.parts import SystemSpec
 
 BYTES_PER_GB = 1e9
@@ -40,9 +45,6 @@ FLOPS_PER_TFLOPS = 1e12
 MS_PER_S = 1000.0
 KV_TENSORS = 2
 """A key and a value vector per layer, KV head and token."""
-PREFILL_EFFICIENCY = 0.5
-"""Share of dense peak FLOPS the prefill (large matrix products over the whole context) reaches:
-an estimate, twice the decode share of inference_throughput.DERIVED_EFFICIENCY."""
 
 _PREFILL_TFLOPS_FIELD = {
     "fp16": "dense_bf16_tflops_per_gpu", "bf16": "dense_bf16_tflops_per_gpu",
@@ -69,10 +71,10 @@ class InferenceResult:
     gpus_for_memory: int
     gpus_for_throughput: int
     binds: str
-    """memory, throughput, or both."""
+    """memory, throughput, or both (per model, for several)."""
     replicas: int
     gpus_needed: int
-    """max(gpus_for_memory, gpus_for_throughput): whole replicas."""
+    """max(gpus_for_memory, gpus_for_throughput) in whole replicas, plus the prefill GPUs."""
     gpus: int
     """The GPUs of the whole systems that hold them."""
     time_per_output_token_floor_ms: float | None
@@ -82,6 +84,25 @@ class InferenceResult:
     time_to_first_token_target_ms: float | None
     arithmetic: tuple[str, ...]
     """The calculation, line by line, as the plan shows it."""
+    name: str = ""
+    operating_point: str = ""
+    """The published operating point used (or interpolated between, or extrapolated beyond)."""
+    operating_point_extrapolated: bool = False
+    tokens_per_s_per_gpu_estimated: bool = False
+    """Scaled from another published model or precision, or from dense TFLOPS."""
+    prefill_gpus: int = 0
+    """Disaggregated: the GPUs that only prefill (in gpus_needed)."""
+    prefill_tokens_per_s_per_gpu: float | None = None
+    prefill_source: str = ""
+    output_tokens_per_s_capacity: float = 0.0
+    """Decode GPUs needed × tokens/s per GPU: the output tokens/s the pool serves at full use."""
+    utilisation: float = UTILISATION_DEFAULT
+    usd_per_million_output_tokens: float | None = None
+    """The pool's share of the TCO over the output tokens it serves in the TCO's years at
+    `utilisation` (set once the plan has its cost: token_cost.py)."""
+    warnings: tuple[str, ...] = ()
+    models: tuple["InferenceResult", ...] = ()
+    """Each model of `models:`, sized alone (this result is their sum)."""
 
 
 def weights_gb(parameters_billion: float, bytes_per_parameter: float) -> float:
@@ -99,7 +120,7 @@ def kv_cache_gb(bytes_per_token: float, tokens_per_sequence: int, sequences: int
     return bytes_per_token * tokens_per_sequence * sequences / BYTES_PER_GB
 
 
-def concurrent_sequences(spec: InferenceSpec) -> int:
+def concurrent_sequences(spec: InferenceModelSpec) -> int:
     """Sequences in flight: the users, or by Little's law requests/s × time each request stays
     (time to first token, 0 when not given, plus output tokens × time per output token)."""
     if spec.concurrent_users is not None:
@@ -109,7 +130,7 @@ def concurrent_sequences(spec: InferenceSpec) -> int:
     return max(1, math.ceil(spec.requests_per_s * stay_s - 1e-9))
 
 
-def required_output_tokens_per_s(spec: InferenceSpec) -> float:
+def required_output_tokens_per_s(spec: InferenceModelSpec) -> float:
     """Output tokens per second the load needs: requests/s × output tokens, or users × tokens/s per user."""
     if spec.requests_per_s is not None:
         return spec.requests_per_s * spec.output_tokens
@@ -142,11 +163,90 @@ def tensor_parallel_widths(nvlink_domain_gpus: int) -> list[int]:
 
 
 def size_inference(
-    spec: InferenceSpec, system: SystemSpec, rows: tuple[InferenceThroughputSpec, ...] = (), path: str = "inference",
+    spec: InferenceSpec, system: SystemSpec, points: tuple[InferenceOperatingPointSpec, ...] = (),
+    path: str = "inference",
 ) -> InferenceResult:
-    """The GPUs that serve the spec's load on `system`, the binding count and the arithmetic."""
+    """The GPUs that serve the spec's load (each of its models) on `system`, the binding count and the arithmetic."""
     if not system.gpu_memory_gb:
         raise ScenarioError.at("compute.system", f"the system '{system.slug}' gives no gpu_memory_gb: inference needs it")
+    disaggregated, prefill_figure, utilisation = spec.disaggregated, spec.prefill_tokens_per_s_per_gpu, spec.utilisation
+    if not spec.models:
+        return _size_model(spec, system, points, path, disaggregated, prefill_figure, utilisation)
+    results = tuple(
+        _size_model(model, system, points, f"{path}.models[{index}]", disaggregated, prefill_figure, utilisation)
+        for index, model in enumerate(spec.models)
+    )
+    return combined_result(results, system, utilisation)
+
+
+@dataclass(frozen=True)
+class _Sizing:
+    """One model's GPUs at one tensor-parallel width."""
+
+    width: int
+    throughput: GpuThroughput
+    replicas_memory: int
+    gpus_throughput: int
+    prefill: PrefillResult | None
+
+    @property
+    def gpus(self) -> int:
+        return max(self.replicas_memory * self.width, self.gpus_throughput) + (self.prefill.gpus if self.prefill else 0)
+
+
+def combined_result(results: tuple[InferenceResult, ...], system: SystemSpec, utilisation: float) -> InferenceResult:
+    """Several models in one pool: memory the sum of each model's replicas, throughput each
+    model's; the GPUs are the sum of each model's, in whole systems."""
+    needed = sum(result.gpus_needed for result in results)
+    systems = math.ceil(needed / system.gpus)
+    capacity = sum(result.output_tokens_per_s_capacity for result in results)
+    decode_gpus = needed - sum(result.prefill_gpus for result in results)
+    lines = []
+    for result in results:
+        lines.append(f"model {result.name}:")
+        lines.extend(f"  {line}" for line in result.arithmetic)
+    lines.append(f"the pool: {' + '.join(f'{r.gpus_needed:,}' for r in results)} GPUs = {needed:,}"
+                 f" → {systems:,} × '{system.slug}' = {systems * system.gpus:,} GPUs")
+    tpot_floors = [r.time_per_output_token_floor_ms for r in results if r.time_per_output_token_floor_ms is not None]
+    ttft_floors = [r.time_to_first_token_floor_ms for r in results if r.time_to_first_token_floor_ms is not None]
+    ttft_targets = [r.time_to_first_token_target_ms for r in results if r.time_to_first_token_target_ms is not None]
+    return InferenceResult(
+        weights_gb=sum(r.weights_gb for r in results),
+        kv_cache_bytes_per_token=max(r.kv_cache_bytes_per_token for r in results),
+        concurrent_sequences=sum(r.concurrent_sequences for r in results),
+        kv_cache_gb=sum(r.kv_cache_gb for r in results),
+        usable_memory_gb_per_gpu=results[0].usable_memory_gb_per_gpu,
+        gpus_per_replica=max(r.gpus_per_replica for r in results),
+        required_output_tokens_per_s=sum(r.required_output_tokens_per_s for r in results),
+        tokens_per_s_per_gpu=capacity / decode_gpus if decode_gpus else 0.0,
+        tokens_per_s_per_gpu_source="; ".join(f"{r.name}: {r.tokens_per_s_per_gpu_source}" for r in results),
+        gpus_for_memory=sum(r.gpus_for_memory for r in results),
+        gpus_for_throughput=sum(r.gpus_for_throughput for r in results),
+        binds=", ".join(f"{r.name}: {r.binds}" for r in results),
+        replicas=sum(r.replicas for r in results),
+        gpus_needed=needed,
+        gpus=systems * system.gpus,
+        time_per_output_token_floor_ms=max(tpot_floors) if tpot_floors else None,
+        time_per_output_token_target_ms=min(r.time_per_output_token_target_ms for r in results),
+        time_to_first_token_floor_ms=max(ttft_floors) if ttft_floors else None,
+        time_to_first_token_target_ms=min(ttft_targets) if ttft_targets else None,
+        arithmetic=tuple(lines),
+        operating_point="; ".join(f"{r.name}: {r.operating_point}" for r in results),
+        operating_point_extrapolated=any(r.operating_point_extrapolated for r in results),
+        tokens_per_s_per_gpu_estimated=any(r.tokens_per_s_per_gpu_estimated for r in results),
+        prefill_gpus=sum(r.prefill_gpus for r in results),
+        output_tokens_per_s_capacity=capacity,
+        utilisation=utilisation,
+        warnings=tuple(f"{r.name}: {warning}" for r in results for warning in r.warnings),
+        models=results,
+    )
+
+
+def _size_model(
+    spec: InferenceModelSpec, system: SystemSpec, points: tuple[InferenceOperatingPointSpec, ...], path: str,
+    disaggregated: bool, prefill_figure: float | None, utilisation: float,
+) -> InferenceResult:
+    """One model's GPUs: memory, throughput at its operating point, and prefill when disaggregated."""
     bytes_per_parameter = BYTES_PER_PARAMETER[spec.precision]
     kv_bytes = BYTES_PER_PARAMETER[spec.kv_cache_precision or spec.precision]
     weights = weights_gb(spec.parameters_billion, bytes_per_parameter)
@@ -192,26 +292,54 @@ def size_inference(
     width, tpot_floor = _width_for_pace(spec, system, active_weights, width, widths, path, lines)
     width, ttft_floor = _width_for_first_token(spec, system, width, widths, path, lines)
 
-    throughput = gpu_throughput(spec, system, rows, path)
-    lines.extend(throughput.arithmetic)
     required = required_output_tokens_per_s(spec)
+    kv_per_sequence_gb = per_token * tokens_per_sequence / BYTES_PER_GB
+
+    def sized_at(replica: int) -> _Sizing:
+        roofline = None
+        if system.hbm_tb_per_s:
+            roofline = lambda tpot_ms: roofline_tokens_per_s_per_gpu(  # noqa: E731
+                tpot_ms, active_weights, kv_per_sequence_gb, replica, system.hbm_tb_per_s)
+        throughput = gpu_throughput(spec, system, points, path, roofline)
+        replicas_memory = replicas_for_memory(weights, kv, overhead, replica * usable)
+        gpus_throughput = math.ceil(required / throughput.tokens_per_s_per_gpu / replica - 1e-9) * replica
+        prefill = _prefill(spec, system, replica, disaggregated, prefill_figure)
+        return _Sizing(replica, throughput, replicas_memory, gpus_throughput, prefill)
+
+    narrowest = width
+    sizing = min((sized_at(replica) for replica in widths if replica >= narrowest), key=lambda sized: sized.gpus)
+    width, throughput, prefill = sizing.width, sizing.throughput, sizing.prefill
+    if width != narrowest:
+        lines.append(f"a replica of {width} GPUs needs fewer GPUs in all than one of {narrowest}"
+                     f" ({sizing.gpus:,} against {sized_at(narrowest).gpus:,}): tensor parallel over {width}")
+        tpot_floor = tpot_floor and time_per_output_token_floor_ms(active_weights, width, system.hbm_tb_per_s)
+        ttft_floor = ttft_floor and ttft_floor * narrowest / width
+    lines.extend(throughput.arithmetic)
     if spec.requests_per_s is not None:
         lines.append(f"output tokens/s needed = {spec.requests_per_s:,g} requests/s × {spec.output_tokens:,} tokens = {required:,.1f}")
     else:
         lines.append(f"output tokens/s needed = {spec.concurrent_users:,} users × 1,000 / {spec.target_time_per_output_token_ms:,g} ms"
                      f" = {required:,.1f}")
-    replicas_memory = replicas_for_memory(weights, kv, overhead, width * usable)
+    replicas_memory, gpus_throughput = sizing.replicas_memory, sizing.gpus_throughput
     gpus_memory = replicas_memory * width
-    gpus_throughput = math.ceil(required / throughput.tokens_per_s_per_gpu / width - 1e-9) * width
     lines.append(f"GPUs for memory = {replicas_memory:,} replicas of {width}: {1 + overhead:g} × ({replicas_memory:,} × {weights:,.4g}"
                  f" + {kv:,.4g}) GB ≤ {replicas_memory:,} × {width} × {usable:,.4g} GB → {gpus_memory:,} GPUs")
     lines.append(f"GPUs for throughput = {required:,.1f} / {throughput.tokens_per_s_per_gpu:,.1f} tokens/s per GPU"
                  f" = {required / throughput.tokens_per_s_per_gpu:,.2f} → {gpus_throughput:,} GPUs (whole replicas of {width})")
-    needed = max(gpus_memory, gpus_throughput)
+    decode = max(gpus_memory, gpus_throughput)
     binds = "both" if gpus_memory == gpus_throughput else "memory" if gpus_memory > gpus_throughput else "throughput"
+    if prefill:
+        lines.extend(prefill.arithmetic)
+    elif disaggregated:
+        lines.append(f"prefill not sized apart: no prefill figure and no dense TFLOPS for '{system.slug}'")
+    needed = decode + (prefill.gpus if prefill else 0)
     systems = math.ceil(needed / system.gpus)
-    lines.append(f"{binds} binds: {needed:,} GPUs = {needed // width:,} replicas × {width} → {systems:,} × '{system.slug}'"
+    split = f" ({decode:,} decode + {prefill.gpus:,} prefill)" if prefill else ""
+    lines.append(f"{binds} binds: {needed:,} GPUs{split} = {needed // width:,} replicas × {width} → {systems:,} × '{system.slug}'"
                  f" = {systems * system.gpus:,} GPUs")
+    warnings = list(throughput.warnings)
+    if prefill and prefill_figure is None:
+        warnings.append(f"the {prefill.gpus:,} prefill GPUs rest on an estimate from dense TFLOPS (no published prefill figure)")
     return InferenceResult(
         weights_gb=weights, kv_cache_bytes_per_token=per_token, concurrent_sequences=sequences, kv_cache_gb=kv,
         usable_memory_gb_per_gpu=usable, gpus_per_replica=width, required_output_tokens_per_s=required,
@@ -220,8 +348,21 @@ def size_inference(
         gpus_needed=needed, gpus=systems * system.gpus,
         time_per_output_token_floor_ms=tpot_floor, time_per_output_token_target_ms=spec.target_time_per_output_token_ms,
         time_to_first_token_floor_ms=ttft_floor, time_to_first_token_target_ms=spec.time_to_first_token_ms,
-        arithmetic=tuple(lines),
+        arithmetic=tuple(lines), name=spec.name, operating_point=throughput.operating_point,
+        operating_point_extrapolated=throughput.extrapolated, tokens_per_s_per_gpu_estimated=throughput.estimated,
+        prefill_gpus=prefill.gpus if prefill else 0,
+        prefill_tokens_per_s_per_gpu=prefill.prefill_tokens_per_s_per_gpu if prefill else None,
+        prefill_source=prefill.source if prefill else "",
+        output_tokens_per_s_capacity=decode * throughput.tokens_per_s_per_gpu,
+        utilisation=utilisation, warnings=tuple(warnings),
     )
+
+
+def _prefill(spec, system, width, disaggregated, prefill_figure) -> PrefillResult | None:
+    if not disaggregated:
+        return None
+    tflops = getattr(system, _PREFILL_TFLOPS_FIELD[spec.precision]) or system.dense_bf16_tflops_per_gpu
+    return size_prefill(spec, tflops, width, prefill_figure)
 
 
 def _width_for_pace(spec, system, active_weights, width, widths, path, lines) -> tuple[int, float | None]:
@@ -236,8 +377,8 @@ def _width_for_pace(spec, system, active_weights, width, widths, path, lines) ->
         best = time_per_output_token_floor_ms(active_weights, widths[-1], system.hbm_tb_per_s)
         raise InfeasibleError.at(
             f"{path}.{spec.pace_field}",
-            f"no design: even tensor parallel over the whole NVLink domain ({widths[-1]} GPUs of '{system.slug}')"
-            f" one output token takes at least {best:,.3g} ms ({active_weights:,.4g} GB of active weights /"
+            f"no design: the tightest reachable time per output token on '{system.slug}' is {best:,.3g} ms"
+            f" (tensor parallel over the whole NVLink domain: {active_weights:,.4g} GB of active weights /"
             f" ({widths[-1]} × {system.hbm_tb_per_s:g} TB/s)), slower than the {target:,g} ms target;"
             " relax the target, lower the precision or choose a system with more memory bandwidth per domain",
         )
@@ -262,9 +403,9 @@ def _width_for_first_token(spec, system, width, widths, path, lines) -> tuple[in
         best = time_to_first_token_floor_ms(spec.input_tokens, active, widths[-1], tflops)
         raise InfeasibleError.at(
             f"{path}.time_to_first_token_ms",
-            f"no design: even tensor parallel over the whole NVLink domain ({widths[-1]} GPUs of '{system.slug}')"
-            f" the prefill of {spec.input_tokens:,} tokens takes at least {best:,.4g} ms, slower than the"
-            f" {spec.time_to_first_token_ms:,g} ms target; relax the target or shorten the context",
+            f"no design: the tightest reachable time to first token on '{system.slug}' is {best:,.4g} ms (the prefill"
+            f" of {spec.input_tokens:,} tokens, tensor parallel over the whole NVLink domain of {widths[-1]} GPUs),"
+            f" slower than the {spec.time_to_first_token_ms:,g} ms target; relax the target or shorten the context",
         )
     floor = time_to_first_token_floor_ms(spec.input_tokens, active, meeting[0], tflops)
     lines.append(f"time to first token ≥ 2 × {active:,g} × 10⁹ × {spec.input_tokens:,} tokens / ({meeting[0]} × {tflops:,g}"

@@ -1,15 +1,17 @@
-"""The `inference:` section: a model served to a load under latency targets, which sizes the GPUs.
+"""The `inference:` section: a model (or several, `models:`) served to a load under latency
+targets, which sizes the GPUs.
 
 Self-contained (imports only the schema helpers) so that a pool of `pools:` can carry one too.
 """
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
 from planner.solver.schema import spec_field
 
 InferencePrecision = Literal["fp16", "bf16", "fp8", "fp4"]
-BenchmarkScenario = Literal["server", "offline"]
+BenchmarkScenario = Literal["offline", "server", "interactive"]
 
 BYTES_PER_PARAMETER = {"fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
 """Storage of one weight (or one KV-cache element) at each precision."""
@@ -17,15 +19,21 @@ BYTES_PER_PARAMETER = {"fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
 MAX_PARAMETERS_BILLION = 1e6
 MAX_TOKENS = 10_000_000
 MAX_LOAD = 1e9
+MAX_MODELS = 100
+UTILISATION_DEFAULT = 0.6
+"""Share of the year a serving pool turns out tokens at its sized throughput (diurnal load,
+headroom for peaks): an assumption the scenario may change."""
+REQUIRED_OF_A_MODEL = ("parameters_billion", "input_tokens", "output_tokens")
 
 
 @dataclass(frozen=True, kw_only=True)
-class InferenceSpec:
+class InferenceModelSpec:
     """A model served to a load: GPUs from memory (weights and KV cache) and from throughput."""
 
-    parameters_billion: float = spec_field(
-        unit="billion", minimum=0, exclusive_minimum=True, maximum=MAX_PARAMETERS_BILLION,
-        help="Model parameters, all experts of a mixture of experts: they all sit in GPU memory.",
+    name: str = spec_field("", max_length=80, help="The model's name in the plan (each of models: its own).")
+    parameters_billion: float | None = spec_field(
+        None, unit="billion", minimum=0, exclusive_minimum=True, maximum=MAX_PARAMETERS_BILLION,
+        help="Model parameters, all experts of a mixture of experts: they all sit in GPU memory (required).",
     )
     active_parameters_billion: float | None = spec_field(
         None, unit="billion", minimum=0, exclusive_minimum=True, maximum=MAX_PARAMETERS_BILLION,
@@ -46,10 +54,16 @@ class InferenceSpec:
         None, unit="B", minimum=0, exclusive_minimum=True, maximum=1e9,
         help="KV cache of one token, all layers, K and V: instead of layers, kv_heads and head_dim.",
     )
-    input_tokens: int = spec_field(
-        minimum=1, maximum=MAX_TOKENS, help="Context (prompt) tokens of one request."
+    context_window_tokens: int | None = spec_field(
+        None, minimum=1, maximum=MAX_TOKENS,
+        help="The model's context window: a model without published points is only estimated from a published "
+             "one whose window is within 2x; not checked when left out.",
     )
-    output_tokens: int = spec_field(minimum=1, maximum=MAX_TOKENS, help="Tokens generated per request.")
+    input_tokens: int | None = spec_field(
+        None, minimum=1, maximum=MAX_TOKENS, help="Context (prompt) tokens of one request (required)."
+    )
+    output_tokens: int | None = spec_field(
+        None, minimum=1, maximum=MAX_TOKENS, help="Tokens generated per request (required).")
     requests_per_s: float | None = spec_field(
         None, unit="1/s", minimum=0, exclusive_minimum=True, maximum=MAX_LOAD,
         help="Requests arriving per second; give either requests_per_s or concurrent_users.",
@@ -74,9 +88,10 @@ class InferenceSpec:
         None, unit="tokens/s", minimum=0, exclusive_minimum=True, maximum=1e9,
         help="Output tokens per second one GPU serves for this model: replaces the catalog figure.",
     )
-    benchmark_scenario: BenchmarkScenario = spec_field(
-        "server",
-        help="MLPerf scenario of the catalog throughput: server (arrivals under latency bounds) or offline (batch).",
+    benchmark_scenario: BenchmarkScenario | None = spec_field(
+        None,
+        help="Left out, the latency targets pick the published operating point (server or interactive); offline: "
+             "a batch load at the offline point, the targets not served; server or interactive: only that scenario's points.",
     )
     usable_memory_fraction: float = spec_field(
         0.9, minimum=0, exclusive_minimum=True, maximum=1,
@@ -88,6 +103,11 @@ class InferenceSpec:
     )
 
     def problems(self):
+        for name in REQUIRED_OF_A_MODEL:
+            if getattr(self, name) is None:
+                yield name, "is required"
+        if self.parameters_billion is None:
+            return
         if self.active_parameters_billion is not None and self.active_parameters_billion > self.parameters_billion:
             yield "active_parameters_billion", "must not exceed parameters_billion"
         shape = {"layers": self.layers, "kv_heads": self.kv_heads, "head_dim": self.head_dim}
@@ -122,3 +142,44 @@ class InferenceSpec:
     def pace_field(self) -> str:
         """The field that gave the pace, for errors on its dotted path."""
         return "time_per_output_token_ms" if self.time_per_output_token_ms is not None else "tokens_per_s_per_user"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InferenceSpec(InferenceModelSpec):
+    """A pool's inference: one model (the keys above) or several (`models`), and how it is served."""
+
+    models: tuple[InferenceModelSpec, ...] = spec_field(
+        (), max_length=MAX_MODELS,
+        help="Several models in one pool, each with its own load and targets: GPUs are the sum of each model's "
+             "(memory the sum of the replicas, throughput each model's); the model keys then go in each entry.",
+    )
+    disaggregated: bool = spec_field(
+        False,
+        help="Prefill on GPUs of its own: prefill GPUs from the input tokens/s over a prefill figure, decode GPUs "
+             "from the operating point as without it.",
+    )
+    prefill_tokens_per_s_per_gpu: float | None = spec_field(
+        None, unit="tokens/s", minimum=0, exclusive_minimum=True, maximum=1e9,
+        help="Input tokens per second one prefill GPU processes (disaggregated); default: from dense TFLOPS, an estimate.",
+    )
+    utilisation: float = spec_field(
+        UTILISATION_DEFAULT, minimum=0, exclusive_minimum=True, maximum=1,
+        help="Share of the time the pool serves at its sized throughput: the tokens the cost per token is spread over.",
+    )
+
+    def problems(self):
+        if self.prefill_tokens_per_s_per_gpu is not None and not self.disaggregated:
+            yield "prefill_tokens_per_s_per_gpu", "give with disaggregated: true (prefill on GPUs of its own)"
+        if not self.models:
+            yield from super().problems()
+            return
+        for field in dataclasses.fields(InferenceModelSpec):
+            if getattr(self, field.name) != field.default:
+                yield field.name, "leave out when models is given: give it in each of models"
+        names = set()
+        for index, model in enumerate(self.models):
+            if not model.name:
+                yield f"models[{index}].name", "give each of models a name"
+            elif model.name in names:
+                yield f"models[{index}].name", f"the model name '{model.name}' is repeated: each of models needs its own"
+            names.add(model.name)

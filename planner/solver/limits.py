@@ -65,9 +65,9 @@ plan's rows are 5 MB."""
 
 def _inference_gpus(spec: InferenceSpec, catalog: CatalogSnapshot, system: SystemSpec) -> int:
     """GPUs the inference load needs, or InfeasibleError on its load when past the plan's limit."""
-    gpus = size_inference(spec, system, tuple(catalog.inference_throughput.values())).gpus_needed
+    gpus = size_inference(spec, system, tuple(catalog.inference_operating_points.values())).gpus_needed
     if gpus > MAX_PLAN_GPUS:
-        load = "requests_per_s" if spec.requests_per_s is not None else "concurrent_users"
+        load = "models" if spec.models else "requests_per_s" if spec.requests_per_s is not None else "concurrent_users"
         raise InfeasibleError.at(
             f"inference.{load}",
             f"the load needs {gpus:,} GPUs, more than the {MAX_PLAN_GPUS:,} a plan may have",

@@ -388,6 +388,8 @@ def phased_cost(phases: list[PhaseResult], final: "Plan", scenario: "ScenarioSpe
         usd_per_gpu_hour=per_gpu_hour,
         usd_per_useful_gpu_hour=_scaled(one_shot.usd_per_useful_gpu_hour, per_gpu_hour, one_shot.usd_per_gpu_hour),
         usd_per_pflop_hour=_scaled(one_shot.usd_per_pflop_hour, per_gpu_hour, one_shot.usd_per_gpu_hour),
+        usd_per_million_output_tokens=_scaled(
+            one_shot.usd_per_million_output_tokens, per_gpu_hour, one_shot.usd_per_gpu_hour),
     )
     return cost, tuple(warnings)
 

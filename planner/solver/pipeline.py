@@ -27,6 +27,7 @@ from planner.solver.reliability import (
 )
 from planner.solver.scenario import ReliabilitySpec, ScenarioSpec, read_scenario
 from planner.solver.tco import CostResult, cost_of_ownership
+from planner.solver.token_cost import inference_with_token_cost
 from planner.solver.workload import (
     WorkloadResult,
     size_workload,
@@ -119,6 +120,7 @@ def plan_scenario(
     )
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
+    warnings += [f"Inference: {warning}" for warning in (inference.warnings if inference else ())]
     warnings += [warning for fabric in fabrics.values() for warning in (*fabric.warnings, *fabric.media_warnings)]
     warnings += facility.warnings
     bom, cost = bom_and_cost(
@@ -126,6 +128,9 @@ def plan_scenario(
         gpus=compute.gpus, reliability=reliability,
         dense_tflops_per_gpu=workload.dense_tflops_per_gpu if workload else system.dense_bf16_tflops_per_gpu,
     )
+    if inference is not None:
+        inference = inference_with_token_cost(inference, cost.tco_usd, scenario.finance.years)
+        cost = replace(cost, usd_per_million_output_tokens=inference.usd_per_million_output_tokens)
     return Plan(
         name=scenario.name,
         compute=compute,
@@ -401,7 +406,7 @@ def _compute_spec(scenario: ScenarioSpec, system: SystemSpec, inference: Inferen
 def _size_inference(scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec) -> InferenceResult | None:
     if scenario.inference is None:
         return None
-    return size_inference(scenario.inference, system, tuple(catalog.inference_throughput.values()))
+    return size_inference(scenario.inference, system, tuple(catalog.inference_operating_points.values()))
 
 
 def _size_storage_and_reliability(

@@ -32,6 +32,11 @@ from planner.solver.catalog import CatalogSnapshot
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
 from planner.solver.inference import InferenceResult, size_inference
+from planner.solver.token_cost import (
+    inference_with_token_cost,
+    pool_tco_share_usd,
+    site_usd_per_million_output_tokens,
+)
 from planner.solver.management import server_groups
 from planner.solver.parts import SystemSpec
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
@@ -94,7 +99,7 @@ def size_pool(
     inference = None
     if pool.inference is not None:
         with pool_paths(index):
-            inference = size_inference(pool.inference, system, tuple(catalog.inference_throughput.values()))
+            inference = size_inference(pool.inference, system, tuple(catalog.inference_operating_points.values()))
     gpus = inference.gpus_needed if inference else pool_gpus_needed(pool, system)
     if gpus is not None:
         spec = replace(spec, nodes=-(-gpus // system.gpus))
@@ -194,6 +199,7 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         if fabric is not None and pool.spec.fabric is not None:
             own += [*fabric.warnings, *fabric.media_warnings]
         own += compute_rack_warnings(pool_racks[pool.spec.name], _rated(pool, fabrics), scenario.racks, catalog)
+        own += list(pool.inference.warnings if pool.inference else ())
         warnings += [f"Pool {pool.spec.name}: {warning}" for warning in own]
     for name in ("compute", *SHARED_FABRICS):
         if name in fabrics:
@@ -204,6 +210,7 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         storage, fabrics, facility, gpus=compute.gpus, reliability=reliability,
         dense_tflops_per_gpu=_mean_dense_tflops(pools),
     )
+    pool_results, cost = _priced_inference(pools, pool_results, cost, scenario, catalog)
     return Plan(
         name=scenario.name,
         compute=compute,
@@ -220,6 +227,27 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         inputs=scenario,
         pools=pool_results,
     )
+
+
+def _priced_inference(pools: list[SizedPool], pool_results: dict, cost, scenario: ScenarioSpec, catalog: CatalogSnapshot):
+    """Each inference pool's cost per million output tokens, from its share of the site's TCO
+    (token_cost.pool_tco_share_usd: by the price of its systems), and the site's together."""
+    def systems_usd(pool: SizedPool) -> float:
+        return pool.compute.total_nodes * scenario.prices.get(pool.system.slug, pool.system.price_usd)
+
+    all_systems_usd = sum(systems_usd(pool) for pool in pools)
+    years = scenario.finance.years
+    priced = []
+    for pool in pools:
+        if pool.inference is None:
+            continue
+        share = pool_tco_share_usd(cost.tco_usd, systems_usd(pool), all_systems_usd)
+        inference = inference_with_token_cost(pool.inference, share, years)
+        pool_results[pool.spec.name] = replace(pool_results[pool.spec.name], inference=inference)
+        priced.append((inference, share))
+    if not priced:
+        return pool_results, cost
+    return pool_results, replace(cost, usd_per_million_output_tokens=site_usd_per_million_output_tokens(priced, years))
 
 
 def _own_top_of_rack(scenario: ScenarioSpec) -> bool:

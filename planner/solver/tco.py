@@ -54,6 +54,9 @@ class CostResult:
     the colocation fee or the construction cost per MW (`cooling_plant.cooling_unit_paid_by`)."""
     cooling_note: str = ""
     """The same in a sentence, for the cost assumptions."""
+    usd_per_million_output_tokens: float | None = None
+    """The inference pools' share of the TCO over the output tokens they serve (token_cost.py);
+    None without an inference pool."""
 
 
 def capex_by_category_usd(bom_usd_by_category: dict[str, float], installation_share: float) -> dict[str, float]:

@@ -217,9 +217,27 @@ def test_a_site_of_pools_leads_with_each_pools_systems_and_fabric(catalog):
     plan = plan_scenario(site, catalog).to_dict()
     names = part_names(catalog, plan)
     tiles = {tile.figure.key: tile for tile in lead_screen(plan, [], {}, names).tiles}
-    # 1,024 H100 in DGX H100 of 8: 128 systems; the serving pool's load sizes 4 DGX H200.
+    # 1,024 H100 in DGX H100 of 8: 128 systems; the serving pool's load sizes 5 DGX H200 (33 GPUs at
+    # H200's interactive point, tests/planner/solver/test_site.py).
     assert [plain(line) for line in tiles["gpus"].lines] == [
-        "128 × NVIDIA DGX H100 (training)", "4 × NVIDIA DGX H200 (serving)"]
+        "128 × NVIDIA DGX H100 (training)", "5 × NVIDIA DGX H200 (serving)"]
     fabrics = [plain(line).split(":")[0] for line in tiles["switches"].lines[:-1]]
     assert fabrics == ["Compute (training)", "Compute (serving)", "Storage", "OOB"]
     assert [section.title for section in plan_sections(plan, catalog)][:2] == ["Compute", "Pools"]
+
+
+def test_an_inference_plan_shows_its_cost_per_million_tokens_beside_the_gpu_hour(catalog):
+    document = yaml.safe_load((Path(__file__).parents[2] / "examples" / "llama-70b-inference.yaml").read_text())
+    plan = plan_scenario(document, catalog).to_dict()
+    charts = plan_figures(plan, read_scenario(document), catalog)
+    sections = plan_sections(plan, catalog)
+    attach_charts(sections, charts)
+    names = part_names(catalog, plan)
+    lead = lead_screen(plan, warning_lines(plan["warnings"], sections, names), charts, names)
+    keys = [tile.figure.key for tile in lead.tiles]
+    assert keys.index("usd_per_million_output_tokens") == keys.index("usd_per_gpu_hour") + 1
+    tile = lead.tiles[keys.index("usd_per_million_output_tokens")]
+    assert tile.figure.value == plan["cost"]["usd_per_million_output_tokens"] == plan["inference"][
+        "usd_per_million_output_tokens"]
+    assert tile.figure.text == f"{plan['cost']['usd_per_million_output_tokens']:.2f}"
+    assert tile.lines == ("The inference pools' share of the TCO over the output tokens they serve in 5 years",)

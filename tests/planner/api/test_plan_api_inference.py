@@ -34,17 +34,29 @@ def check_example_plan(plan: dict) -> None:
     KV cache = 163,840 B × 1,500 tokens × 2,700 = 663.55 GB
     replica = 2 GPUs (1.1 × 70 GB = 77 GB > 72 GB usable on one)
     memory: replicas = ceil(1.1 × 663.55 / (144 − 77)) = ceil(10.89) = 11 → 22 GPUs
-    throughput: 100 × 500 = 50,000 tokens/s / (21,605.79 / 8 = 2,700.72 MLPerf v4.1 H100 server)
-                = 18.51 → 10 replicas = 20 GPUs
-    memory binds: 22 GPUs → 3 HGX H100 = 24 GPUs
+    throughput: 50 ms is tighter than H100's only published point (MLPerf v4.1 server, TPOT ≤ 200 ms,
+        21,605.79 / 8 = 2,700.72 tokens/s per GPU): along the roofline of a 2-GPU replica, with
+        K = 0.24576 GB a sequence, R(T) = 1,000 × (T × 2 × 3.35 − 70) / K / (2T): R(50) = 10,782.9,
+        R(200) = 12,919.0; 2,700.72 × 10,782.9 / 12,919.0 = 2,254.1 tokens/s per GPU (an extrapolation)
+        100 × 500 = 50,000 tokens/s / 2,254.1 = 22.18 → 12 replicas = 24 GPUs
+    (4-GPU replicas: memory 16, throughput 24 as well; the narrower is kept)
+    throughput binds: 24 GPUs → 3 HGX H100 = 24 GPUs
     """
     inference = plan["inference"]
-    assert (inference["gpus_for_memory"], inference["gpus_for_throughput"]) == (22, 20)
-    assert (inference["binds"], inference["replicas"], inference["gpus_per_replica"]) == ("memory", 11, 2)
+    assert (inference["gpus_for_memory"], inference["gpus_for_throughput"]) == (22, 24)
+    assert (inference["binds"], inference["replicas"], inference["gpus_per_replica"]) == ("throughput", 12, 2)
+    assert inference["tokens_per_s_per_gpu"] == pytest.approx(2_254.1, abs=0.1)
+    assert inference["operating_point"] == "extrapolated beyond h100-llama2-70b-server-v4.1"
     assert inference["concurrent_sequences"] == 2700
     assert inference["kv_cache_gb"] == pytest.approx(163_840 * 1500 * 2700 / 1e9)
     assert (plan["compute"]["nodes"], plan["compute"]["gpus"], inference["gpus"]) == (3, 24, 24)
-    assert inference["arithmetic"][-1] == "memory binds: 22 GPUs = 11 replicas × 2 → 3 × 'hgx-h100' = 24 GPUs"
+    assert inference["arithmetic"][-1] == "throughput binds: 24 GPUs = 12 replicas × 2 → 3 × 'hgx-h100' = 24 GPUs"
+    # Cost per million output tokens: the TCO over 24 × 2,254.1 tokens/s × 0.6 × 3,600 s × 8,760 h × 5 years
+    served = 24 * inference["tokens_per_s_per_gpu"] * 0.6 * 3_600 * 8_760 * 5
+    assert inference["usd_per_million_output_tokens"] == pytest.approx(plan["cost"]["tco_usd"] / served * 1e6, rel=1e-4)
+    assert plan["cost"]["usd_per_million_output_tokens"] == inference["usd_per_million_output_tokens"]
+    assert any(warning.startswith("Inference: the latency targets are tighter than every published point")
+               for warning in plan["warnings"])
 
 
 def test_the_example_plans_from_the_api(api):
@@ -61,11 +73,16 @@ def test_the_example_plans_from_the_command_line(capsys):
 
 def test_the_pipeline_sizes_the_compute_from_the_load(catalog):
     plan = plan_scenario(with_inference(requests_per_s=400), catalog)
-    # 4 × the load: memory 4 × 2,700 sequences → ceil(1.1 × 2,654.2 / 67) = 44 replicas = 88 GPUs;
-    # throughput 200,000 / 2,700.72 = 74.05 → 38 replicas = 76 GPUs; memory binds → 11 systems
-    assert (plan.inference.gpus_for_memory, plan.inference.gpus_for_throughput) == (88, 76)
-    assert (plan.compute.nodes, plan.compute.gpus) == (11, 88)
-    assert plan.to_dict()["inference"]["binds"] == "memory"
+    # 4 × the load, 10,800 sequences in flight (2,654.2 GB of KV cache), 200,000 tokens/s:
+    # g = 2: memory ceil(1.1 × 2,654.2 / 67) = 44 → 88, throughput 200,000 / 2,254.1 = 88.7 → 90
+    # g = 4: memory ceil(2,919.6 / 211) = 14 → 56, throughput / (2,700.72 × 12,207.0 / 13,275.1
+    #        = 2,483.4) = 80.5 → 84
+    # g = 8: memory ceil(2,919.6 / 499) = 6 → 48, throughput / (2,700.72 × 12,919.3 / 13,453.1
+    #        = 2,593.5) = 77.1 → 80: the fewest, 8-GPU replicas, throughput binds → 10 systems
+    assert plan.inference.gpus_per_replica == 8
+    assert (plan.inference.gpus_for_memory, plan.inference.gpus_for_throughput) == (48, 80)
+    assert (plan.compute.nodes, plan.compute.gpus) == (10, 80)
+    assert plan.to_dict()["inference"]["binds"] == "throughput"
 
 
 @pytest.mark.parametrize(
@@ -115,6 +132,6 @@ def test_the_plan_page_shows_the_inference_arithmetic(client, django_user_model)
     assert response.status_code == 200
     html = response.content.decode()
     assert "Inference sizing" in html
-    assert "memory binds: 22 GPUs = 11 replicas × 2" in html
+    assert "throughput binds: 24 GPUs = 12 replicas × 2" in html
     titles = [section.title for section in response.context["sections"]]
     assert titles.index("Inference sizing") == titles.index("Compute") + 1

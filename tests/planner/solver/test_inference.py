@@ -20,10 +20,6 @@ MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S = 21_605.79
 https://github.com/mlcommons/inference_results_v4.1/blob/main/closed/NVIDIA/results/DGX-H100_H100-SXM-80GBx8_TRT/llama2-70b-99.9/Server/performance/run_1/mlperf_log_summary.txt"""
 MLPERF_V41_H100_LLAMA2_70B_OFFLINE_TOKENS_PER_S = 24_524.9
 """The same system, Offline: "Tokens per second: 24524.9" (.../llama2-70b-99.9/Offline/...)."""
-MLPERF_V50_B200_LLAMA31_405B_OFFLINE_TOKENS_PER_S = 1_526.29
-"""MLPerf Inference v5.0, closed, llama3_1-405b Offline, NVIDIA B200-SXM-180GBx8 (TensorRT):
-https://github.com/mlcommons/inference_results_v5.0/blob/main/closed/NVIDIA/results/B200-SXM-180GBx8_TRT/llama3_1-405b/Offline/performance/run_1/mlperf_log_summary.txt"""
-
 LLAMA2_70B_FP8 = {
     # Llama 2 70B (Touvron et al. 2023): 80 layers, 8 KV heads (grouped-query attention), head dim 128.
     "parameters_billion": 70, "precision": "fp8", "layers": 80, "kv_heads": 8, "head_dim": 128,
@@ -38,7 +34,7 @@ def spec(**changes) -> InferenceSpec:
 
 
 def rows(catalog):
-    return tuple(catalog.inference_throughput.values())
+    return tuple(catalog.inference_operating_points.values())
 
 
 def errors_of(document) -> dict[str, list[str]]:
@@ -57,30 +53,50 @@ def test_llama2_70b_fp8_on_hgx_h100_throughput_binds(catalog):
     # 1,000 users × (1,000 + 1,000) tokens × 163,840 B = 327.68 GB
     assert result.concurrent_sequences == 1000
     assert result.kv_cache_gb == pytest.approx(327.68)
-    # usable 80 GB × 0.9 = 72 GB; 1.1 × 70 GB = 77 GB > 72 → 2 GPUs per replica (144 GB)
+    # usable 80 GB × 0.9 = 72 GB; 1.1 × 70 GB = 77 GB > 72 → at least 2 GPUs per replica (144 GB)
     assert result.usable_memory_gb_per_gpu == pytest.approx(72)
-    assert result.gpus_per_replica == 2
-    # memory: replicas = ceil(1.1 × 327.68 / (2 × 72 − 1.1 × 70)) = ceil(360.448 / 67) = 6 → 12 GPUs
-    assert result.gpus_for_memory == 12
-    # throughput: 1,000 users × 50 tokens/s = 50,000 tokens/s; MLPerf H100 server 21,605.79 / 8
-    # = 2,700.72 tokens/s per GPU; 50,000 / 2,700.72 = 18.51 → 10 replicas of 2 = 20 GPUs
+    # 1,000 users × 50 tokens/s = 50,000 tokens/s at 20 ms a token, tighter than H100's only published
+    # point (server, TPOT ≤ 200 ms: 21,605.79 / 8 = 2,700.72 tokens/s per GPU): the point scaled down
+    # along the roofline of the replica, R_g(T) = 1,000 × (T × g × 3.35 − 70) / K / (T × g), with
+    # K = 163,840 B × 2,000 = 0.32768 GB a sequence. Each width, memory | throughput → GPUs:
+    #   g = 2: ceil(1.1 × 327.68 / (144 − 77)) = 6 → 12 | 2,700.72 × 4,882.8 / 9,689.3 = 1,361.0 → 36.7 → 38
+    #   g = 4: ceil(360.448 / (288 − 77)) = 2 → 8       | 2,700.72 × 7,553.1 / 9,956.1 = 2,048.9 → 24.4 → 28
+    #   g = 8: ceil(360.448 / (576 − 77)) = 1 → 8       | 2,700.72 × 8,888.2 / 10,089.9 = 2,379.1 → 21.0 → 24
+    # The fewest GPUs in all: 8-GPU replicas, 24 GPUs (3 replicas), throughput binds.
+    assert result.gpus_per_replica == 8
+    assert result.gpus_for_memory == 8
     assert result.required_output_tokens_per_s == pytest.approx(50_000)
-    assert result.tokens_per_s_per_gpu == pytest.approx(MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S / 8)
-    assert result.gpus_for_throughput == 20
-    assert (result.binds, result.gpus_needed, result.replicas, result.gpus) == ("throughput", 20, 10, 24)
-    # time per output token ≥ 70 GB / (2 × 3.35 TB/s) = 10.45 ms ≤ 20 ms (1,000 / 50 tokens/s)
-    assert result.time_per_output_token_floor_ms == pytest.approx(70 / (2 * 3.35))
+    assert result.tokens_per_s_per_gpu == pytest.approx(
+        MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S / 8 * roofline(20, 8) / roofline(200, 8))
+    assert result.tokens_per_s_per_gpu == pytest.approx(2_379.1, abs=0.1)
+    assert result.operating_point_extrapolated
+    assert (result.binds, result.gpus_for_throughput, result.replicas, result.gpus) == ("throughput", 24, 3, 24)
+    # time per output token ≥ 70 GB / (8 × 3.35 TB/s) = 2.61 ms ≤ 20 ms (1,000 / 50 tokens/s)
+    assert result.time_per_output_token_floor_ms == pytest.approx(70 / (8 * 3.35))
     assert result.time_per_output_token_target_ms == pytest.approx(20)
     assert "h100-llama2-70b-server-v4.1" in result.tokens_per_s_per_gpu_source
     assert any("MLPerf Inference v4.1 closed" in line for line in result.arithmetic)
-    assert any(line.startswith("throughput binds: 20 GPUs") for line in result.arithmetic)
+    assert any(line.startswith("a replica of 8 GPUs needs fewer GPUs in all than one of 2 (24 against 38)")
+               for line in result.arithmetic)
+    assert any(line.startswith("throughput binds: 24 GPUs") for line in result.arithmetic)
+    assert any("extrapolation" in warning for warning in result.warnings)
+
+
+def roofline(tpot_ms: float, width: int, kv_gb_per_sequence: float = 0.32768) -> float:
+    """Llama 2 70B FP8 on H100 (3.35 TB/s): 1,000 × (T × g × 3.35 − 70 GB) / K / (T × g) tokens/s per GPU."""
+    return 1000 * (tpot_ms * width * 3.35 - 70) / kv_gb_per_sequence / (tpot_ms * width)
 
 
 def test_the_same_service_at_a_slower_pace_is_memory_bound(catalog):
     result = size_inference(spec(tokens_per_s_per_user=10), catalog.systems["hgx-h100"], rows(catalog))
-    # throughput: 1,000 × 10 = 10,000 / 2,700.72 = 3.70 → 2 replicas = 4 GPUs; memory still 12
-    assert (result.gpus_for_throughput, result.gpus_for_memory) == (4, 12)
-    assert (result.binds, result.gpus_needed, result.gpus) == ("memory", 12, 16)
+    # 100 ms a token: g = 2: memory 12, throughput 10,000 / (2,700.72 × 9,155.3 / 9,689.3 = 2,551.9) → 4;
+    # g = 4: memory 8, throughput 10,000 / (2,700.72 × 9,689.3 / 9,956.1 = 2,628.4) = 3.8 → 4 → 8 in all;
+    # g = 8 also 8 in all: the narrower, 4, is kept. Memory binds.
+    assert result.gpus_per_replica == 4
+    assert result.tokens_per_s_per_gpu == pytest.approx(
+        MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S / 8 * roofline(100, 4) / roofline(200, 4))
+    assert (result.gpus_for_throughput, result.gpus_for_memory) == (4, 8)
+    assert (result.binds, result.gpus_needed, result.gpus) == ("memory", 8, 8)
 
 
 def test_a_request_rate_holds_its_sequences_by_littles_law(catalog):
@@ -103,21 +119,27 @@ def test_the_offline_figure_is_the_published_one(catalog):
 
 def test_another_model_scales_by_its_active_parameters_and_bytes(catalog):
     h100 = catalog.systems["hgx-h100"]
-    # A 140B model at FP16: 2,700.72 × (70 / 140) × (1 B / 2 B) = 675.18 tokens/s per GPU
-    scaled = gpu_throughput(spec(parameters_billion=140, precision="fp16"), h100, rows(catalog))
+    # A dense 140B model at FP16, at the server point's 200 ms: from the nearest dense model,
+    # Llama 2 70B: 2,700.72 × (70 / 140) × (1 B / 2 B) = 675.18 tokens/s per GPU
+    scaled = gpu_throughput(spec(parameters_billion=140, precision="fp16", time_per_output_token_ms=200), h100, rows(catalog))
     assert scaled.tokens_per_s_per_gpu == pytest.approx(MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S / 8 / 4)
-    assert any("an approximation" in line for line in scaled.arithmetic)
-    # A mixture of experts is scaled by its active parameters: 35B active of 140B = × 2
-    moe = gpu_throughput(spec(parameters_billion=140, active_parameters_billion=35), h100, rows(catalog))
-    assert moe.tokens_per_s_per_gpu == pytest.approx(MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S / 8 * 2)
+    assert scaled.estimated and any("an estimate" in line for line in scaled.arithmetic)
+    # A mixture of experts is scaled from the nearest mixture of experts, Mixtral 8x7B (12.9B
+    # active; v4.1 H100 server 50,795.57 / 8 = 6,349.45): × 12.9 / 35 = 2,340.2 tokens/s per GPU
+    moe = gpu_throughput(spec(parameters_billion=140, active_parameters_billion=35, time_per_output_token_ms=200),
+                         h100, rows(catalog))
+    assert moe.tokens_per_s_per_gpu == pytest.approx(50_795.57 / 8 * 12.9 / 35)
+    assert "h100-mixtral-8x7b-server-v4.1" in moe.source
 
 
-def test_a_405b_model_on_b200_uses_the_405b_result_over_the_70b_server_one(catalog):
+def test_a_405b_model_on_b200_reads_the_405b_server_point(catalog):
     b200 = catalog.systems["hgx-b200"]
-    throughput = gpu_throughput(spec(parameters_billion=405, precision="fp4"), b200, rows(catalog))
-    # No 405B server result for B200: the offline 405B one (1,526.29 / 8 = 190.79) stands in
-    assert throughput.tokens_per_s_per_gpu == pytest.approx(MLPERF_V50_B200_LLAMA31_405B_OFFLINE_TOKENS_PER_S / 8)
-    assert any("the offline result stands in" in line for line in throughput.arithmetic)
+    throughput = gpu_throughput(spec(parameters_billion=405, precision="fp4", time_per_output_token_ms=175),
+                                b200, rows(catalog))
+    # MLPerf v5.0 llama3_1-405b Server on 8 B200 (TPOT ≤ 175 ms): 845.82 / 8 = 105.73 tokens/s per GPU,
+    # not the 70B point scaled by 70 / 405 (98,443.30 / 8 × 70 / 405 = 2,126.8: 20 × as many)
+    assert throughput.tokens_per_s_per_gpu == pytest.approx(845.82 / 8)
+    assert not throughput.estimated
 
 
 def test_a_gpu_without_a_published_figure_is_estimated_from_its_tflops(catalog):
@@ -153,10 +175,14 @@ def test_tensor_parallel_widths_are_powers_of_two_within_the_domain():
 
 def test_a_tight_pace_widens_the_replica(catalog):
     h100 = catalog.systems["hgx-h100"]
-    # 8 ms: 70 / (2 × 3.35) = 10.4 ms too slow, 70 / (4 × 3.35) = 5.2 ms meets it → 4 GPUs a replica
+    # 8 ms: 70 / (2 × 3.35) = 10.4 ms too slow, 70 / (4 × 3.35) = 5.2 ms meets it: 4 GPUs at least.
+    # 125,000 tokens/s: g = 4 gives 2,700.72 × 3,547.6 / 9,956.1 = 962.3 per GPU → 132 GPUs;
+    # g = 8 gives 2,700.72 × 6,885.6 / 10,089.9 = 1,843.0 → 67.8 → 72 GPUs: 8 GPUs a replica
     result = size_inference(spec(time_per_output_token_ms=8), h100, rows(catalog))
-    assert result.gpus_per_replica == 4
-    assert result.time_per_output_token_floor_ms == pytest.approx(time_per_output_token_floor_ms(70, 4, 3.35))
+    assert result.gpus_per_replica == 8
+    assert result.gpus_for_throughput == 72
+    assert result.time_per_output_token_floor_ms == pytest.approx(time_per_output_token_floor_ms(70, 8, 3.35))
+    assert any("a replica of 8 GPUs needs fewer GPUs in all than one of 4" in line for line in result.arithmetic)
 
 
 @pytest.mark.parametrize(
