@@ -43,9 +43,11 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
     Links between switches run at `FabricSpec.inter_switch_gbps` when it is set, else at the
     native rate of the leaves' up ports (`ports.native_inter_switch_gbps`: an 800G port carries
     one 800G link, not two 400G ones, which would double the cables and optics for the same
-    bandwidth), unless the native rate needs more tiers than the endpoint link rate does: then
-    the ports are split (a 64 x 800G switch split 2 x 400G is radix 128, and two tiers reach
-    k^2/2 = 8,192 endpoints instead of 2,048) and a warning says why. Leaves cable uplinks for
+    bandwidth), unless splitting is needed to reach the switches or the ratio: the native rate
+    needs more tiers than the endpoint link rate does (a 64 x 800G switch split 2 x 400G is radix
+    128, and two tiers reach k^2/2 = 8,192 endpoints instead of 2,048), or its whole uplinks miss
+    the asked ratio by more than 5 % where split ones come closer (5 x 200G on one leaf: one 800G
+    uplink is 1.25:1, five 200G ones 1:1). A warning then says why. Leaves cable uplinks for
     the endpoint bandwidth they carry, spines for the leaf links they carry
     (`ports.uplinks_for_down_gbps`). `rails` overrides the rail count (rail-only builds each
     rail as a fat tree of one rail).
@@ -71,7 +73,7 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
     refusal = None
     try:
         at_native = _clos_layout(context, native, rails, leaf_role)
-        if at_native.tier_count <= 2 or spec.tiers == 3:
+        if spec.tiers == 3 or (at_native.tier_count <= 2 and _ratio_miss(at_native) <= RATIO_WARNING_SHARE):
             return at_native
     except InfeasibleError as error:
         at_native, refusal = None, error
@@ -81,15 +83,30 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
         if at_native is None:
             raise refusal from None
         return at_native
-    if at_native is not None and at_split.tier_count >= at_native.tier_count:
+    if at_native is not None and at_split.tier_count > at_native.tier_count:
         return at_native
-    needs = "more tiers than asked" if at_native is None else f"{at_native.tier_count} tiers"
+    if at_native is None or at_split.tier_count < at_native.tier_count:
+        needs = "more tiers than asked" if at_native is None else f"{at_native.tier_count} tiers"
+        because = f"the fabric would need {needs}, split it needs {at_split.tier_count}"
+    elif _ratio_miss(at_split) < _ratio_miss(at_native):
+        leaf = at_native.tiers[0]
+        because = (f"its leaves would deliver {leaf.oversubscription:.3g}:1 where "
+                   f"{leaf.oversubscription_asked:g}:1 was asked (whole uplinks of {native:g} Gb/s)")
+    else:
+        return at_native
     why = (
         f"The {context.name} fabric's switches link at {link_gbps:g} Gb/s, their {switch.port_gbps:g} Gb/s "
-        f"ports split: at the native {native:g} Gb/s the fabric would need {needs}, split it needs "
-        f"{at_split.tier_count}."
+        f"ports split: at the native {native:g} Gb/s {because}."
     )
     return replace(at_split, warnings=at_split.warnings + (why,))
+
+
+def _ratio_miss(layout: PlaneLayout) -> float:
+    """How far the leaves' delivered ratio is from the asked one, as a share of it."""
+    leaf = layout.tiers[0]
+    if leaf.oversubscription is None or not leaf.oversubscription_asked:
+        return 0.0
+    return abs(leaf.oversubscription / leaf.oversubscription_asked - 1)
 
 
 def _clos_layout(context: FabricContext, up_gbps: float, rails: int | None, leaf_role: str) -> PlaneLayout:
