@@ -178,7 +178,7 @@ class FabricWiring:
         leaf = self.tiers.get("leaf")
         self.leaf_uplinks = leaf.up_links_per_switch if leaf and spines else 0
         if cores:
-            self.spine_uplinks = self.tiers["spine"].up_links_per_switch
+            self.spine_uplinks = result.pod_spine_uplinks or self.tiers["spine"].up_links_per_switch
             self.last_pod_spine_uplinks = result.last_pod_spine_uplinks or self.spine_uplinks
             # spine-core links of the full pods, numbered before the last pod's
             self.full_pods_core_links = (self.pods - 1) * self.spines_per_pod * self.spine_uplinks

@@ -270,6 +270,7 @@ def _fabric_result(
         rails=primary.rails,
         leaves_per_pod=layout.leaves_per_pod,
         spines_per_pod=layout.spines_per_pod,
+        pod_spine_uplinks=layout.pod_spine_uplinks,
         last_pod_spines=layout.last_pod_spines,
         last_pod_spine_uplinks=layout.last_pod_spine_uplinks,
         dragonfly=None if dragonfly is None else DragonflyResult(

@@ -270,7 +270,8 @@ def _layout(
             TierLayout(
                 "spine", spine_switch, counts.spines, {"network_rack": counts.spines},
                 math.ceil(counts.leaf_spine_links / spine_ports.split) + up_ports_used,
-                spine_ports.down_links, counts.spine_uplinks if counts.tiers == 3 else 0,
+                spine_ports.down_links,
+                max(counts.spine_uplinks, counts.last_pod_spine_uplinks) if counts.tiers == 3 else 0,
                 spine_ports.down_ports, spine_ports.split, up_split, spine_ratio, 0, asked,
                 counts.spine_core_unit,
             )
@@ -312,6 +313,7 @@ def _layout(
         pods=counts.pods if counts.tiers == 3 else (1 if counts.tiers == 2 else 0),
         leaves_per_pod=counts.leaves_per_pod if counts.tiers > 1 else 0,
         spines_per_pod=counts.spines_per_pod,
+        pod_spine_uplinks=counts.spine_uplinks,
         last_pod_spines=counts.last_pod_spines,
         last_pod_spine_uplinks=counts.last_pod_spine_uplinks,
         warnings=tuple(_warnings(context, counts, leaves, leaf, top_of_rack)

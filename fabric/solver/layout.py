@@ -78,6 +78,8 @@ class PlaneLayout:
     """Leaves a pod is built for (the last pod may hold fewer); 0 for one switch or dragonfly."""
     spines_per_pod: int = 0
     """Spines of a full pod."""
+    pod_spine_uplinks: int = 0
+    """Uplinks each spine of a full pod cables (three tiers)."""
     last_pod_spines: int = 0
     last_pod_spine_uplinks: int = 0
     """Uplinks each spine of the last pod cables (three tiers): fewer when it is partly filled."""

@@ -147,6 +147,9 @@ class FabricResult:
     """Leaves a pod is built for (the last may hold fewer); of one rail for rail-only."""
     spines_per_pod: int = 0
     """Spines of a full pod (of one rail for rail-only)."""
+    pod_spine_uplinks: int = 0
+    """Uplinks each spine of a full pod cables (three tiers); the tier's up_links_per_switch is
+    the most any spine cables."""
     last_pod_spines: int = 0
     last_pod_spine_uplinks: int = 0
     """Uplinks each spine of the last pod cables (three tiers): fewer when it is partly filled."""
