@@ -87,6 +87,13 @@ class WorkloadSpec:
             yield "active_parameters_billion", "must not exceed parameters_billion"
 
 
+MIN_INTERRUPTIONS_PER_GPU_YEAR = 1e-9
+"""The least rate of interruptions that is not 0: one interruption in a billion GPU-years, eight
+orders of magnitude below any fleet's. Below it, the mean time between interruptions (1e300 h
+at 1e-300) times a write time overflows the checkpoint interval √(2δM), and the higher-order
+interval cannot be solved for a write share."""
+
+
 @dataclass(frozen=True)
 class ReliabilitySpec:
     """Interruptions of the job, how often it checkpoints, and the spares that keep it whole."""
@@ -113,6 +120,14 @@ class ReliabilitySpec:
         0.99, minimum=0, exclusive_minimum=True, maximum=0.9999,
         help="Probability that the spares cover every node out for repair at a given moment.",
     )
+
+    def problems(self):
+        rate = self.interruptions_per_gpu_year
+        if rate is not None and 0 < rate < MIN_INTERRUPTIONS_PER_GPU_YEAR:
+            yield "interruptions_per_gpu_year", (
+                f"must be 0 (never interrupted) or at least {MIN_INTERRUPTIONS_PER_GPU_YEAR:g}: a rate "
+                "closer to 0 gives checkpoint intervals beyond any number"
+            )
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,17 @@ answered in full): documents that once cost seconds and hundreds of megabytes to
 given twice, text that broke the error path, and figures that overflowed."""
 
 import json
+import math
 import time
 import tracemalloc
+from pathlib import Path
 
 import pytest
+import yaml
 
 from planner.solver.documents import MAX_ITEMS, MAX_VALUES, parse_document
 from planner.solver.errors import ScenarioError
+from planner.solver.scenario import MIN_INTERRUPTIONS_PER_GPU_YEAR
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +108,86 @@ def test_an_error_keeps_no_character_an_answer_cannot_carry():
     error = ScenarioError.at("compute.\udc80\x00", "unknown field \ud800")
     assert error.as_dict() == {"compute.\\udc80\\x00": ["unknown field \\ud800"]}
     json.dumps(error.as_dict()).encode("utf-8")
+
+
+# -- finite or refused (issue 27.7)
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def _llama_job() -> dict:
+    return yaml.safe_load((EXAMPLES / "llama3-405b-54-days.yaml").read_text())
+
+
+def _non_finite_paths(value, path=""):
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite_paths(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _non_finite_paths(item, f"{path}[{index}]")
+
+
+def _answer(api, document) -> tuple[int, dict, float]:
+    started = time.process_time()
+    response = api.post("/api/v1/plan/", document, format="json")
+    return response.status_code, response.json(), time.process_time() - started
+
+
+@pytest.mark.parametrize("policy", ["young", "daly", "daly_higher_order"])
+def test_a_vanishing_interruption_rate_is_refused_on_its_field(api, policy):
+    document = {"name": "x", "compute": {"system": "dgx-h100", "gpus": 8},
+                "reliability": {"interruptions_per_gpu_year": 1e-300, "checkpoint_interval_s": policy}}
+    status, body, cpu_s = _answer(api, document)
+    assert status == 400
+    assert list(body["errors"]) == ["reliability.interruptions_per_gpu_year"]
+    assert cpu_s < QUICK_CPU_S
+
+
+@pytest.mark.parametrize("policy", ["young", "daly", "daly_higher_order"])
+@pytest.mark.parametrize("rate", [0, MIN_INTERRUPTIONS_PER_GPU_YEAR])
+def test_the_least_interruption_rates_give_finite_figures(api, policy, rate):
+    document = _llama_job()
+    document["compute"] = {"system": "dgx-h100", "gpus": 8}
+    del document["workload"]["days"]
+    document["reliability"].update(interruptions_per_gpu_year=rate, checkpoint_interval_s=policy)
+    status, plan, _ = _answer(api, document)
+    assert status == 200, plan
+    assert list(_non_finite_paths(plan)) == []
+
+
+def test_a_discount_rate_near_minus_one_over_fifty_years_is_a_422_on_its_field(api):
+    document = _llama_job()
+    document["finance"] = {"discount_rate": -0.999999, "years": 50}
+    status, body, cpu_s = _answer(api, document)
+    assert status == 422
+    assert list(body["errors"]) == ["finance.discount_rate"]
+    assert cpu_s < QUICK_CPU_S * 4  # the whole plan of the example is made first
+
+
+def test_a_checkpoint_share_whose_write_time_rounds_to_zero_is_a_422_on_its_field(api):
+    document = _llama_job()
+    document["storage"]["checkpoint_write_share"] = 1e-200
+    status, body, _ = _answer(api, document)
+    assert status == 422
+    assert list(body["errors"]) == ["storage.checkpoint_write_share"]
+    assert "0 s" in body["errors"]["storage.checkpoint_write_share"][0]
+
+
+def test_a_sweep_range_of_infinitely_many_steps_is_an_error_on_the_form(user):
+    from django.test import Client
+
+    from planner.services import scenario_create
+
+    client = Client()
+    client.force_login(user)
+    scenario = scenario_create(owner=user, document={"name": "Pod", "compute": {"system": "dgx-h100", "gpus": 256}})
+    response = client.post(f"/scenarios/{scenario.pk}/sweep/", {
+        "axis-0-key": "compute.gpus", "axis-0-from": "1", "axis-0-to": "1e308", "axis-0-step": "1e-308",
+        "objective-0-key": "cost.tco_usd", "objective-0-goal": "minimise",
+    })
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "gives more than" in page[page.index('id="err-axis-0-step"'):]
