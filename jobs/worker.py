@@ -39,6 +39,22 @@ PROGRESS_EVERY_S = 1.0
 """Progress is written at most this often: each write is a database transaction."""
 HOUSEKEEPING_EVERY_S = 60.0
 DATABASE_RETRY_S = 5.0
+ALIVE_EVERY_S = 5.0
+"""How often a running worker touches settings.JOB_WORKER_ALIVE_FILE, by which /healthz knows a
+job worker is up (a file, not a row: a sign of life must not wait for the database's write lock)."""
+
+
+def worker_alive_file() -> Path:
+    return Path(settings.JOB_WORKER_ALIVE_FILE)
+
+
+def _say_alive() -> None:
+    path = worker_alive_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:  # a full disk: /healthz says so itself
+        logger.warning("jobs: cannot touch %s", path)
 
 
 class JobError(Exception):
@@ -79,6 +95,7 @@ class Worker:
         self._housekept_at = float("-inf")
 
     def run_forever(self) -> None:
+        threading.Thread(target=self._say_alive_until_stopped, name="job-worker-alive", daemon=True).start()
         while not self.stop.is_set():
             try:
                 # A long-lived process: a connection the database dropped is made again.
@@ -90,6 +107,13 @@ class Worker:
                 self.stop.wait(DATABASE_RETRY_S)
             if not ran:
                 self.stop.wait(self.poll_interval_s)
+
+    def _say_alive_until_stopped(self) -> None:
+        # A thread, so that a long job (which reports progress only when it can) does not make
+        # the worker look dead; a killed process stops touching at once.
+        while not self.stop.is_set():
+            _say_alive()
+            self.stop.wait(ALIVE_EVERY_S)
 
     def run_once(self) -> Job | None:
         """Housekeeping when due, then the oldest queued job run to its end; that job (None when

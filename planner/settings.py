@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "planner.security.ContentSecurityPolicyMiddleware",
+    "planner.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "planner.urls"
@@ -187,6 +188,12 @@ NAUTOBOT_TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
 # Processes a sweep job plans on (a Dask cluster instead when DASK_SCHEDULER_ADDRESS is set).
 SWEEP_JOB_WORKERS = int(os.environ.get("PLANNER_SWEEP_JOB_WORKERS", 1))
 JOB_RESULT_TTL_S = 24 * 60 * 60
+# Touched every few seconds by each running job worker; /healthz says "degraded" when it is old.
+JOB_WORKER_ALIVE_FILE = JOBS_DIR / "worker.alive"
+JOB_WORKER_SILENT_AFTER_S = 30
+# /healthz says "unavailable" below this much free space where var/ is (the database, the
+# caches of throttles and sign-ins, job results): saves and sign-ins would fail.
+DISK_FREE_MIN_BYTES = int(os.environ.get("PLANNER_DISK_FREE_MIN_BYTES", 50 * 1024 * 1024))
 JOB_MAX_ACTIVE_PER_OWNER = 4
 HEAVY_EXPORT_CABLES = int(os.environ.get("PLANNER_HEAVY_EXPORT_CABLES", 200_000))
 
