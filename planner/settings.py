@@ -123,13 +123,21 @@ AUTH_PASSWORD_VALIDATORS = [
 # Sign-ins are counted per user name and refused after repeated failures (planner/security.py).
 AUTHENTICATION_BACKENDS = ["planner.security.LockoutModelBackend"]
 
-# Shared by the server's workers (sign-in failures, API throttles): a file cache in var/.
+# Shared by the server's workers (sign-in failures, API throttles): a file cache in var/ whose
+# counts are atomic (planner/cache.py).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "planner.cache.LockingFileBasedCache",
         "LOCATION": str(VAR_DIR / "cache"),
     }
 }
+
+# The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated in
+# PLANNER_TRUSTED_PROXIES): the throttles and the sign-in limits count per client address, and a
+# header from anyone else is ignored. None by default: the planner serves clients directly.
+TRUSTED_PROXIES = [
+    network.strip() for network in os.environ.get("PLANNER_TRUSTED_PROXIES", "").split(",") if network.strip()
+]
 
 # Behind an HTTPS proxy (see the README): secure cookies, HSTS, redirect to HTTPS, and the
 # proxy's X-Forwarded-Proto header trusted to say a request came over HTTPS.
