@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import OperationalError, close_old_connections
 from django.utils.module_loading import import_string
 
 from jobs.models import Job
@@ -81,7 +81,12 @@ class JobContext:
             raise JobInterrupted
         now = time.monotonic()
         if force or now - self._last_report >= PROGRESS_EVERY_S:
-            job_report_progress(job=self.job, progress=share, message=message)
+            try:
+                job_report_progress(job=self.job, progress=share, message=message)
+            except OperationalError:
+                # The database busy with a heavy save past its timeout: the job goes on, and
+                # its next report says where it is (a failed report once orphaned a sweep).
+                logger.warning("job %s: progress not recorded this time (database busy)", self.job.pk)
             self._last_report = now
 
 

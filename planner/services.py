@@ -87,42 +87,51 @@ def revision_key_figures_fill(revisions) -> None:
         ScenarioRevision.objects.filter(pk=revision.pk).update(key_figures=revision.key_figures)
 
 
-@transaction.atomic
 def scenario_create(*, owner, document: dict) -> Scenario:
+    """Save `document` as a new scenario's first revision, planned against today's catalog.
+
+    The document is checked and planned before the write transaction begins, which then only
+    writes: on SQLite a transaction holds the database's one write lock from its start, and a
+    heavy plan inside it once made other users' saves and sign-ins wait a minute and fail.
+    """
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
-    scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
-    ScenarioRevision.objects.create(
-        scenario=scenario,
-        number=1,
-        document=document,
-        author=owner,
-        catalog_version=version,
-        key_figures=document_key_figures(document, catalog),
-    )
+    key_figures = document_key_figures(document, catalog)
+    with transaction.atomic():
+        scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
+        ScenarioRevision.objects.create(
+            scenario=scenario,
+            number=1,
+            document=document,
+            author=owner,
+            catalog_version=version,
+            key_figures=key_figures,
+        )
     return scenario
 
 
-@transaction.atomic
 def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, author) -> Scenario:
     """Save `document` as the next revision, planned against today's catalog, unless someone
-    saved since `base_revision`."""
+    saved since `base_revision`. Checked and planned before the write transaction, as in
+    `scenario_create`; the transaction's conditional update still refuses a stale base."""
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
-    updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
-        revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
-    )
-    if not updated:
-        current = Scenario.objects.values_list("revision", flat=True).get(pk=scenario.pk)
-        raise RevisionConflict(base_revision, current)
-    ScenarioRevision.objects.create(
-        scenario=scenario,
-        number=base_revision + 1,
-        document=document,
-        author=author,
-        catalog_version=version,
-        key_figures=document_key_figures(document, catalog),
-    )
+    key_figures = document_key_figures(document, catalog)
+    with transaction.atomic():
+        updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
+            revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
+        )
+        if not updated:
+            current = Scenario.objects.values_list("revision", flat=True).get(pk=scenario.pk)
+            raise RevisionConflict(base_revision, current)
+        ScenarioRevision.objects.create(
+            scenario=scenario,
+            number=base_revision + 1,
+            document=document,
+            author=author,
+            catalog_version=version,
+            key_figures=key_figures,
+        )
     scenario.refresh_from_db()
     return scenario
 
