@@ -9,6 +9,7 @@ should read as it is; any other exception fails the job too, with its type and m
 """
 
 import logging
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -156,7 +157,10 @@ class Worker:
             logger.warning("job %s put back in the queue: its worker is stopping", job.pk)
             job_requeue(job=job)
         except JobStopped:
-            logger.warning("job %s was taken from this worker while it ran", job.pk)
+            job.refresh_from_db()
+            if job.status == Job.Status.CANCELLED:
+                shutil.rmtree(folder, ignore_errors=True)
+            logger.warning("job %s was taken from this worker while it ran (%s)", job.pk, job.status)
         except JobError as error:
             job_fail(job=job, error=str(error))
         except Exception as error:  # a failing job must not stop the worker

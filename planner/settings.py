@@ -203,6 +203,12 @@ JOB_WORKER_SILENT_AFTER_S = 30
 # caches of throttles and sign-ins, job results): saves and sign-ins would fail.
 DISK_FREE_MIN_BYTES = int(os.environ.get("PLANNER_DISK_FREE_MIN_BYTES", 50 * 1024 * 1024))
 JOB_MAX_ACTIVE_PER_OWNER = 4
+# A job whose worker died is resumed by the next worker, at most this many starts in all.
+JOB_MAX_ATTEMPTS = 3
+# Ceilings of sweeps: designs of one user's queued and running sweeps together, and the CPU time
+# one sweep job may take (it is stopped there, saying how far it got).
+SWEEP_MAX_DESIGNS_PER_USER = int(os.environ.get("PLANNER_SWEEP_MAX_DESIGNS_PER_USER", 1_000_000))
+SWEEP_MAX_CPU_S = float(os.environ.get("PLANNER_SWEEP_MAX_CPU_S", 2 * 60 * 60))
 HEAVY_EXPORT_CABLES = int(os.environ.get("PLANNER_HEAVY_EXPORT_CABLES", 200_000))
 
 LOGIN_URL = "login"
