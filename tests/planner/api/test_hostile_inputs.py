@@ -191,3 +191,16 @@ def test_a_sweep_range_of_infinitely_many_steps_is_an_error_on_the_form(user):
     assert response.status_code == 400
     page = response.content.decode()
     assert "gives more than" in page[page.index('id="err-axis-0-step"'):]
+
+
+# -- pools within the limits one by one, not together (issue 27.1, the cable limit)
+
+def test_pools_are_held_to_the_cable_limit_together(api):
+    document = {"name": "bomb", "pools": [
+        {"name": f"p{index}", "system": "dgx-h100", "gpus": 100_000, "fabric": {"switch": "qm9700", "planes": 16}}
+        for index in range(8)
+    ]}
+    status, body, cpu_s = _answer(api, document)
+    assert status == 422
+    assert list(body["errors"]) == ["pools"] and "cables together" in body["errors"]["pools"][0]
+    assert cpu_s < QUICK_CPU_S
