@@ -237,6 +237,8 @@ def _number_schema(type_name: str, bounds: FieldInfo | None) -> dict:
         schema["exclusiveMinimum" if bounds.exclusive_minimum else "minimum"] = _json_number(bounds.minimum)
     if bounds.maximum is not None:
         schema["maximum"] = _json_number(bounds.maximum)
+    if bounds.least_nonzero is not None:
+        return {"anyOf": [{"const": 0}, {**schema, "minimum": _json_number(bounds.least_nonzero)}]}
     return schema
 
 

@@ -75,13 +75,14 @@ class SweepProgress:
         return progress if isinstance(progress, cls) and progress.summary.spec == spec else None
 
 
-def sweep_check(document) -> SweepSpec:
-    """The posted sweep document read and checked against the catalog, or ScenarioError. The
-    API reads no files: the base scenario is given inline."""
+def sweep_check(document, catalog=None) -> SweepSpec:
+    """The posted sweep document read and checked against the catalog (`catalog`; None: today's),
+    or ScenarioError. The API reads no files: the base scenario is given inline. With
+    catalog=False, only the axes and the size are checked: no design is planned."""
     check_document_shape(document)
     if isinstance(document, dict) and "base_file" in document:
         raise ScenarioError.at("base_file", "give the scenario inline as base: the API reads no files")
-    spec = read_sweep(document, catalog_snapshot())
+    spec = read_sweep(document, None if catalog is False else catalog or catalog_snapshot())
     # A job keeps only the front and the best: no file of every design is needed.
     check_sweep_size(spec, scheduler=bool(scheduler_address(None)), output=True)
     return spec
@@ -90,16 +91,18 @@ def sweep_check(document) -> SweepSpec:
 def sweep_job_enqueue(*, owner, document: dict, max_designs: int | None = None) -> Job:
     """The job sweeping `document` (the owner's job of the same sweep when one is queued,
     running or done). `max_designs`: a smaller limit than a job's (the sweep page's)."""
+    # The ceiling before the catalog: counting the designs reads the axes only, where checking
+    # the sweep against the catalog plans a sample of its designs.
+    sweep = json.dumps(document)
+    _check_designs_of_owner(owner, sweep, sweep_check(document, catalog=False).design_count)
     spec = sweep_check(document)
     if max_designs is not None and spec.design_count > max_designs:
         raise ScenarioError.at(
             "axes", f"give {spec.design_count:,} designs; the page sweeps at most {max_designs:,} "
             "(fewer values, or manage.py sweep for more)",
         )
-    # As text: PostgreSQL's jsonb orders a mapping's keys its own way, and the order of the axes
-    # numbers the designs.
-    sweep = json.dumps(document)
-    _check_designs_of_owner(owner, sweep, spec.design_count)
+    # As text (`sweep`): PostgreSQL's jsonb orders a mapping's keys its own way, and the order
+    # of the axes numbers the designs.
     title = f"Sweep “{spec.name}”: {spec.design_count:,} designs"
     return job_enqueue(owner=owner, kind=SWEEP_JOB, parameters={"sweep": sweep, "designs": spec.design_count},
                        title=title)

@@ -113,3 +113,28 @@ def test_health_is_unavailable_when_the_disk_is_full(client, settings, alive_fil
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["status"] == "unavailable" and response.json()["disk"].startswith("full")
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """The cache's files cannot be written: var/ is full (the throttles and sign-in counts)."""
+    from planner.cache import LockingFileBasedCache
+
+    def no_space(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    for method in ("set", "add", "incr"):
+        monkeypatch.setattr(LockingFileBasedCache, method, no_space)
+
+
+def test_with_a_full_disk_an_anonymous_plan_is_a_503_that_says_so(full_disk):
+    response = APIClient(raise_request_exception=False).post("/api/v1/plan/", DOCUMENT, format="json")
+    assert response.status_code == 503
+    assert response.json() == {"errors": {"detail": [DISK_FULL_MESSAGE]}}
+
+
+@pytest.mark.parametrize("password", ["analytical-engine", "wrong"])
+def test_with_a_full_disk_a_sign_in_is_a_503_page_that_says_so(full_disk, user, password):
+    response = Client(raise_request_exception=False).post("/accounts/login/", {"username": "ada", "password": password})
+    assert response.status_code == 503
+    assert "disk is full" in response.content.decode()

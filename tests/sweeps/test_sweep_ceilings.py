@@ -1,6 +1,8 @@
 """Sweeps and jobs with ceilings (issue 27.2): a user's designs capped, a sweep's CPU time capped,
 a job cancelled from its page or the API, and a sweep whose worker stopped resumed where it was."""
 
+import time
+
 import pytest
 
 from jobs.models import Job
@@ -108,3 +110,14 @@ def test_a_sweep_whose_worker_stopped_resumes_where_it_was(user_api, monkeypatch
     assert sorted(planned) == [0, 4, 8, 12, 16, 20]  # each batch planned once
     assert (done["result"]["designs"], done["result"]["feasible"]) == (24, 8)
     assert [design["design"] for design in done["result"]["front"]] == [1, 3]
+
+
+def test_a_ten_million_design_sweep_is_refused_when_asked(user_api):
+    """Issue 27: one was accepted, about 10 hours of the only job worker."""
+    axes = {"compute.gpus": {"from": 8, "to": 80_000, "step": 8}, "racks.power_budget_kw": {"from": 1, "to": 1_000, "step": 1}}
+    started = time.process_time()
+    response = user_api.post(SWEEPS, {**SMALL_SWEEP, "axes": axes}, format="json")
+    assert time.process_time() - started < 1.0
+    assert response.status_code == 422
+    assert "give 10,000,000 designs" in response.json()["errors"]["axes"][0]
+    assert not Job.objects.exists()

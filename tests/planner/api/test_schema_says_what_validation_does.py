@@ -61,3 +61,11 @@ def test_the_slurm_yaml_export_is_declared_as_the_yaml_list_it_is(openapi, api):
     assert response.status_code == 200 and response["Content-Type"].startswith("application/yaml")
     topology = yaml.safe_load(b"".join(response) if response.streaming else response.content)
     assert validator_of(openapi, declared).is_valid(topology) and topology
+
+
+@pytest.mark.parametrize(("rate", "valid"), [(0, True), (1e-9, True), (0.173, True), (1e-300, False), (-1, False)])
+def test_an_interruption_rate_is_zero_or_not_vanishing_in_schema_and_api(openapi, api, rate, valid):
+    reliability = validator_of(openapi, {"$ref": "#/components/schemas/ReliabilitySpec"})
+    assert reliability.is_valid({"interruptions_per_gpu_year": rate}) == valid
+    document = {**ONE_POOL, "reliability": {"interruptions_per_gpu_year": rate}}
+    assert api.post("/api/v1/plan/", document, format="json").status_code == (200 if valid else 400)
