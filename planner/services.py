@@ -1,6 +1,8 @@
 """Scenario and planning services: the only code that writes scenarios or runs the pipeline."""
 
-from django.db import transaction
+import time
+
+from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -28,6 +30,26 @@ class RevisionConflict(Exception):
             f"this edit is based on revision {base_revision}, but the scenario is at revision "
             f"{current_revision}: reload it and apply the edit again"
         )
+
+
+SAVE_ATTEMPTS = 3
+"""Tries of a save's write transaction when SQLite stays locked past its busy timeout."""
+SAVE_RETRY_PAUSE_S = 0.5
+
+
+def _write(write):
+    """Run `write` (a function of one write transaction) again when the database stays locked
+    past its busy timeout (SQLite under another heavy write): the save waits longer rather than
+    failing; past the last try the error stands (a 503 saying the database is busy)."""
+    for attempt in range(1, SAVE_ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                return write()
+        except OperationalError as error:
+            if attempt == SAVE_ATTEMPTS or "locked" not in str(error).lower():
+                raise
+            time.sleep(SAVE_RETRY_PAUSE_S * attempt)
+    raise AssertionError("unreachable")
 
 
 def plan_document(document, catalog: CatalogSnapshot | None = None) -> Plan:
@@ -97,7 +119,8 @@ def scenario_create(*, owner, document: dict) -> Scenario:
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
     key_figures = document_key_figures(document, catalog)
-    with transaction.atomic():
+
+    def write() -> Scenario:
         scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
         ScenarioRevision.objects.create(
             scenario=scenario,
@@ -107,7 +130,9 @@ def scenario_create(*, owner, document: dict) -> Scenario:
             catalog_version=version,
             key_figures=key_figures,
         )
-    return scenario
+        return scenario
+
+    return _write(write)
 
 
 def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, author) -> Scenario:
@@ -117,7 +142,8 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
     key_figures = document_key_figures(document, catalog)
-    with transaction.atomic():
+
+    def write() -> None:
         updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
             revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
         )
@@ -132,6 +158,8 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
             catalog_version=version,
             key_figures=key_figures,
         )
+
+    _write(write)
     scenario.refresh_from_db()
     return scenario
 

@@ -144,3 +144,26 @@ def test_a_save_plans_before_its_write_transaction_begins(user, monkeypatch):
         assert depths["planned"] < depths["written"]
     finally:
         post_save.disconnect(written, sender=ScenarioRevision)
+
+
+def test_a_save_that_finds_the_database_locked_tries_again(user, monkeypatch):
+    from django.db import OperationalError
+
+    from planner import services
+    from planner.models import ScenarioRevision
+
+    monkeypatch.setattr(services, "SAVE_RETRY_PAUSE_S", 0.0)
+    create = ScenarioRevision.objects.create
+    tries = []
+
+    def locked_once(**fields):
+        tries.append(1)
+        if len(tries) == 1:
+            raise OperationalError("database is locked")
+        return create(**fields)
+
+    monkeypatch.setattr(ScenarioRevision.objects, "create", locked_once)
+    scenario = services.scenario_create(owner=user, document={"name": "a", "compute": {"system": "dgx-h100", "gpus": 8}})
+    assert len(tries) == 2
+    assert Scenario.objects.filter(pk=scenario.pk).count() == 1  # the first try's row rolled back
+    assert Scenario.objects.count() == 1
