@@ -46,7 +46,7 @@ job worker is up (a file, not a row: a sign of life must not wait for the databa
 
 
 def worker_alive_file() -> Path:
-    return Path(settings.JOB_WORKER_ALIVE_FILE)
+    return Path(settings.JOB_WORKER_ALIVE_FILE or Path(settings.JOBS_DIR) / "worker.alive")
 
 
 def _say_alive() -> None:

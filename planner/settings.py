@@ -196,8 +196,9 @@ NAUTOBOT_TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
 # Processes a sweep job plans on (a Dask cluster instead when DASK_SCHEDULER_ADDRESS is set).
 SWEEP_JOB_WORKERS = int(os.environ.get("PLANNER_SWEEP_JOB_WORKERS", 1))
 JOB_RESULT_TTL_S = 24 * 60 * 60
-# Touched every few seconds by each running job worker; /healthz says "degraded" when it is old.
-JOB_WORKER_ALIVE_FILE = JOBS_DIR / "worker.alive"
+# Touched every few seconds by each running job worker; /healthz says "degraded" when it is old
+# (None: worker.alive in JOBS_DIR).
+JOB_WORKER_ALIVE_FILE = None
 JOB_WORKER_SILENT_AFTER_S = 30
 # /healthz says "unavailable" below this much free space where var/ is (the database, the
 # caches of throttles and sign-ins, job results): saves and sign-ins would fail.
