@@ -11,7 +11,7 @@ from rest_framework.reverse import reverse
 
 from jobs.models import Job
 from jobs.selectors import job_get, job_list
-from jobs.services import job_result_file
+from jobs.services import job_cancel, job_result_file
 from jobs.views import result_file_response
 
 ERRORS = OpenApiResponse(OpenApiTypes.OBJECT, description='{"errors": {"dotted.path": ["message"]}}')
@@ -82,7 +82,8 @@ def job_download_response(job: Job):
 
 
 class JobViewSet(viewsets.GenericViewSet):
-    """Background jobs of the signed-in user (heavy exports), newest first. Results are kept a day."""
+    """Background jobs of the signed-in user (heavy exports, sweeps), newest first. Results are
+    kept a day. DELETE cancels a queued or running job."""
 
     serializer_class = JobSerializer
     queryset = Job.objects.none()
@@ -98,6 +99,15 @@ class JobViewSet(viewsets.GenericViewSet):
     @extend_schema(responses={200: JobSerializer, 404: ERRORS})
     def retrieve(self, request, pk=None):
         return Response(JobSerializer(job_get(owner=request.user, pk=pk), context={"request": request}).data)
+
+    @extend_schema(responses={200: JobSerializer, 404: ERRORS, 409: ERRORS})
+    def destroy(self, request, pk=None):
+        """Cancel the job: a queued one never runs, a running one stops at its next progress
+        report. 409 when it has already finished."""
+        job = job_get(owner=request.user, pk=pk)
+        if not job_cancel(job=job):
+            raise JobNotDoneError(f"the job has already finished ({job.status}): there is nothing to cancel")
+        return Response(JobSerializer(job, context={"request": request}).data)
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY, 404: ERRORS, 409: ERRORS})
     @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, AnyMediaRenderer])

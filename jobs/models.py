@@ -13,6 +13,7 @@ class Job(models.Model):
         RUNNING = "running"
         DONE = "done"
         FAILED = "failed"
+        CANCELLED = "cancelled"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="jobs")
     kind = models.CharField(max_length=50)
@@ -30,6 +31,9 @@ class Job(models.Model):
     result_bytes = models.BigIntegerField(null=True, blank=True)
     error = models.TextField(blank=True)
     worker = models.CharField(max_length=100, blank=True, help_text="host:pid of the worker running it.")
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a worker has started it: a job whose worker died is resumed, up to a limit."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(null=True, blank=True, help_text="Last sign of life of its worker.")
@@ -47,4 +51,4 @@ class Job(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.FAILED)
+        return self.status in (self.Status.DONE, self.Status.FAILED, self.Status.CANCELLED)

@@ -1,4 +1,10 @@
-"""The only code that changes jobs: enqueue, claim, report progress, finish, and clear old ones.
+"""The only code that changes jobs: enqueue, claim, report progress, finish, cancel, resume the
+jobs of dead workers, and clear old ones.
+
+A job keeps its progress and its folder when its worker stops (shut down, or killed: found
+stale): it goes back to the queue, and the job kind may resume from what it left in its folder
+(a sweep keeps its batches done). A job that has been started JOB_MAX_ATTEMPTS times is failed
+instead, so that a job that kills its worker does not take every worker down in turn.
 
 Claiming is atomic on both databases: on PostgreSQL the queued row is locked and rows other
 workers hold are skipped (`select_for_update(skip_locked=True)`); on SQLite, where row locks do
@@ -19,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from jobs.models import Job
@@ -110,8 +117,9 @@ def job_claim_next(*, worker: str) -> Job | None:
             return None
         now = timezone.now()
         claimed = Job.objects.filter(pk=job.pk, status=Job.Status.QUEUED).update(
-            status=Job.Status.RUNNING, worker=worker, started_at=now, heartbeat_at=now, progress=0.0,
-            message="started",
+            status=Job.Status.RUNNING, worker=worker, started_at=now, heartbeat_at=now,
+            attempts=F("attempts") + 1,
+            message=f"resumed at {job.progress:.0%}" if job.progress else "started",
         )
         if not claimed:
             return None
@@ -152,17 +160,32 @@ def job_fail(*, job: Job, error: str) -> None:
 
 
 def job_requeue(*, job: Job) -> None:
-    """Put a job its worker stopped (shutting down) back in the queue, from the start."""
+    """Put a job its worker stopped back in the queue, with its progress and its folder: the next
+    worker resumes it where the job kind can."""
     _running(job).update(
-        status=Job.Status.QUEUED, worker="", started_at=None, heartbeat_at=None, progress=0.0,
-        message="waiting for a worker (its worker stopped)",
+        status=Job.Status.QUEUED, worker="", started_at=None, heartbeat_at=None,
+        message=f"waiting for a worker (its worker stopped at {job.progress:.0%}; it resumes there)",
     )
-    shutil.rmtree(job_folder(job), ignore_errors=True)
+
+
+def job_cancel(*, job: Job) -> bool:
+    """Cancel a queued or running job (its worker stops it at its next progress report, and
+    clears its folder). False when the job had already finished."""
+    cancelled = Job.objects.filter(pk=job.pk, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).update(
+        status=Job.Status.CANCELLED, finished_at=timezone.now(), message="cancelled by its owner",
+    )
+    was_queued = job.status == Job.Status.QUEUED
+    job.refresh_from_db()
+    if cancelled and was_queued:
+        shutil.rmtree(job_folder(job), ignore_errors=True)
+    return bool(cancelled)
 
 
 def job_fail_stale(*, now=None) -> int:
-    """Fail the running jobs whose worker is gone: it gave no sign of life for JOB_STALE_AFTER_S,
-    or it was a process of this host that no longer exists. Returns how many."""
+    """Resume, or fail, the running jobs whose worker is gone: it gave no sign of life for
+    JOB_STALE_AFTER_S, or it was a process of this host that no longer exists. A job started
+    fewer than settings.JOB_MAX_ATTEMPTS times goes back to the queue with its progress; one
+    started that many times is failed. Returns how many were found."""
     now = now or timezone.now()
     host = socket.gethostname()
     stale = []
@@ -171,9 +194,12 @@ def job_fail_stale(*, now=None) -> int:
         if silent or _dead_local_process(job.worker, host):
             stale.append(job)
     for job in stale:
+        if job.attempts < settings.JOB_MAX_ATTEMPTS:
+            job_requeue(job=job)
+            continue
         job_fail(job=job, error=(
             f"its worker ({job.worker or 'unknown'}) stopped while running it, at "
-            f"{job.progress:.0%}: start it again"
+            f"{job.progress:.0%}, {job.attempts} times: start it again"
         ))
     return len(stale)
 
@@ -198,7 +224,9 @@ def job_delete_expired(*, now=None) -> int:
     any folder under JOBS_DIR that no job owns any more. Returns how many jobs."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.JOB_RESULT_TTL_S)
-    expired = Job.objects.filter(status__in=[Job.Status.DONE, Job.Status.FAILED], finished_at__lt=cutoff)
+    expired = Job.objects.filter(
+        status__in=[Job.Status.DONE, Job.Status.FAILED, Job.Status.CANCELLED], finished_at__lt=cutoff
+    )
     for pk in expired.values_list("pk", flat=True):
         shutil.rmtree(Path(settings.JOBS_DIR) / str(pk), ignore_errors=True)
     count, _ = expired.delete()

@@ -11,4 +11,5 @@ urlpatterns = [
     path("<int:pk>/", views.job_detail, name="job-detail"),
     path("<int:pk>/progress/", views.job_progress, name="job-progress"),
     path("<int:pk>/download", views.job_download, name="job-download"),
+    path("<int:pk>/cancel/", views.job_cancel_page, name="job-cancel"),
 ]

@@ -3,11 +3,13 @@
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 
 from jobs.models import Job
 from jobs.selectors import job_get, job_list
-from jobs.services import job_result_file
+from jobs.services import job_cancel, job_result_file
 
 RECENT_JOBS = 50
 POLL_EVERY_S = 1
@@ -31,6 +33,17 @@ def job_progress(request, pk):
     """The progress panel alone; once the job has finished it no longer asks to be polled."""
     job = job_get(owner=request.user, pk=pk)
     return render(request, "jobs/inc/job_progress.html", {"job": job, "poll_every_s": POLL_EVERY_S})
+
+
+@login_required
+@require_POST
+def job_cancel_page(request, pk):
+    """The page's Cancel button: the job stops (or never starts), and its page says so."""
+    job_cancel(job=job_get(owner=request.user, pk=pk))
+    following = request.POST.get("next", "")
+    if following and url_has_allowed_host_and_scheme(following, allowed_hosts={request.get_host()}):
+        return redirect(following)
+    return redirect("jobs:job-detail", pk=pk)
 
 
 @login_required

@@ -9,13 +9,14 @@ should read as it is; any other exception fails the job too, with its type and m
 """
 
 import logging
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import OperationalError, close_old_connections
 from django.utils.module_loading import import_string
 
 from jobs.models import Job
@@ -39,6 +40,22 @@ PROGRESS_EVERY_S = 1.0
 """Progress is written at most this often: each write is a database transaction."""
 HOUSEKEEPING_EVERY_S = 60.0
 DATABASE_RETRY_S = 5.0
+ALIVE_EVERY_S = 5.0
+"""How often a running worker touches settings.JOB_WORKER_ALIVE_FILE, by which /healthz knows a
+job worker is up (a file, not a row: a sign of life must not wait for the database's write lock)."""
+
+
+def worker_alive_file() -> Path:
+    return Path(settings.JOB_WORKER_ALIVE_FILE or Path(settings.JOBS_DIR) / "worker.alive")
+
+
+def _say_alive() -> None:
+    path = worker_alive_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    except OSError:  # a full disk: /healthz says so itself
+        logger.warning("jobs: cannot touch %s", path)
 
 
 class JobError(Exception):
@@ -65,7 +82,12 @@ class JobContext:
             raise JobInterrupted
         now = time.monotonic()
         if force or now - self._last_report >= PROGRESS_EVERY_S:
-            job_report_progress(job=self.job, progress=share, message=message)
+            try:
+                job_report_progress(job=self.job, progress=share, message=message)
+            except OperationalError:
+                # The database busy with a heavy save past its timeout: the job goes on, and
+                # its next report says where it is (a failed report once orphaned a sweep).
+                logger.warning("job %s: progress not recorded this time (database busy)", self.job.pk)
             self._last_report = now
 
 
@@ -79,6 +101,7 @@ class Worker:
         self._housekept_at = float("-inf")
 
     def run_forever(self) -> None:
+        threading.Thread(target=self._say_alive_until_stopped, name="job-worker-alive", daemon=True).start()
         while not self.stop.is_set():
             try:
                 # A long-lived process: a connection the database dropped is made again.
@@ -90,6 +113,13 @@ class Worker:
                 self.stop.wait(DATABASE_RETRY_S)
             if not ran:
                 self.stop.wait(self.poll_interval_s)
+
+    def _say_alive_until_stopped(self) -> None:
+        # A thread, so that a long job (which reports progress only when it can) does not make
+        # the worker look dead; a killed process stops touching at once.
+        while not self.stop.is_set():
+            _say_alive()
+            self.stop.wait(ALIVE_EVERY_S)
 
     def run_once(self) -> Job | None:
         """Housekeeping when due, then the oldest queued job run to its end; that job (None when
@@ -127,7 +157,10 @@ class Worker:
             logger.warning("job %s put back in the queue: its worker is stopping", job.pk)
             job_requeue(job=job)
         except JobStopped:
-            logger.warning("job %s was taken from this worker while it ran", job.pk)
+            job.refresh_from_db()
+            if job.status == Job.Status.CANCELLED:
+                shutil.rmtree(folder, ignore_errors=True)
+            logger.warning("job %s was taken from this worker while it ran (%s)", job.pk, job.status)
         except JobError as error:
             job_fail(job=job, error=str(error))
         except Exception as error:  # a failing job must not stop the worker

@@ -109,8 +109,7 @@ class _Writer(ABC):
         if origin in (typing.Union, types.UnionType):
             return _one_of([self.value_schema(option, bounds) for option in get_args(annotation)])
         if origin is Literal:
-            choices = list(get_args(annotation))
-            return {"const": choices[0]} if len(choices) == 1 else {"enum": choices}
+            return _choices_schema(list(get_args(annotation)))
         if annotation is type(None):
             return {"type": "null"}
         if annotation is bool:
@@ -152,11 +151,27 @@ class _DocumentWriter(_Writer):
         if required:
             schema["required"] = required
         alternatives = [[info.name, info.required_unless] for info in infos if info.required_unless]
-        if alternatives:
-            # compute or pools: one of the two keys (the reader refuses both with a message).
-            schema["anyOf"] = [{"required": [name]} for name in dict.fromkeys(alternatives[0])]
         schema["additionalProperties"] = False
+        if alternatives:
+            return self._one_of_alternatives(cls, schema, list(dict.fromkeys(alternatives[0])))
         return schema
+
+    def _one_of_alternatives(self, cls: type, schema: dict, keys: list[str]) -> dict:
+        """compute or pools: exactly one of the two keys, as the reader has it (it refuses both
+        with a message). A oneOf of one whole object per key, each a definition of its own
+        (`ScenarioDocumentWithCompute`, `...WithPools`): client generators make a type of each,
+        where a bare `anyOf: [{required: [compute]}, {required: [pools]}]` made them write code
+        that does not compile."""
+        choices = []
+        for key in keys:
+            name = f"{self.names[cls]}With{key.title()}"
+            variant = {**schema, "properties": {
+                field: value for field, value in schema["properties"].items() if field == key or field not in keys
+            }}
+            variant["required"] = [*schema.get("required", []), key]
+            self.definitions[name] = variant
+            choices.append({"$ref": self.ref_prefix + name})
+        return {**_description(cls), "oneOf": choices}
 
     def field_schema(self, cls: type, info: FieldInfo) -> dict:
         schema = self.value_schema(info.annotation, info)
@@ -222,6 +237,8 @@ def _number_schema(type_name: str, bounds: FieldInfo | None) -> dict:
         schema["exclusiveMinimum" if bounds.exclusive_minimum else "minimum"] = _json_number(bounds.minimum)
     if bounds.maximum is not None:
         schema["maximum"] = _json_number(bounds.maximum)
+    if bounds.least_nonzero is not None:
+        return {"anyOf": [{"const": 0}, {**schema, "minimum": _json_number(bounds.least_nonzero)}]}
     return schema
 
 
@@ -234,6 +251,25 @@ def _text_schema(bounds: FieldInfo | None) -> dict:
         schema["minLength"] = bounds.min_length
     schema["maxLength"] = bounds.max_length
     return schema
+
+
+_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+def _choices_schema(choices: list) -> dict:
+    """A Literal's choices: one `const` or `enum` of their JSON type; choices of several types
+    (fabrics.<name>.tiers: "auto", 2 or 3) as a oneOf of one schema per type, which typed
+    clients can generate (an enum mixing text and numbers is dropped by some)."""
+    by_type: dict[str, list] = {}
+    for choice in choices:
+        by_type.setdefault(_JSON_TYPES.get(type(choice), ""), []).append(choice)
+    schemas = [
+        {**({"type": type_name} if type_name else {}), **({"const": same[0]} if len(same) == 1 else {"enum": same})}
+        for type_name, same in by_type.items()
+    ]
+    if len(schemas) == 1:
+        return {"const": choices[0]} if len(choices) == 1 else {"enum": choices}
+    return {"oneOf": schemas}
 
 
 def _one_of(options: list[dict]) -> dict:

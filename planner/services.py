@@ -1,6 +1,8 @@
 """Scenario and planning services: the only code that writes scenarios or runs the pipeline."""
 
-from django.db import transaction
+import time
+
+from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -28,6 +30,26 @@ class RevisionConflict(Exception):
             f"this edit is based on revision {base_revision}, but the scenario is at revision "
             f"{current_revision}: reload it and apply the edit again"
         )
+
+
+SAVE_ATTEMPTS = 3
+"""Tries of a save's write transaction when SQLite stays locked past its busy timeout."""
+SAVE_RETRY_PAUSE_S = 0.5
+
+
+def _write(write):
+    """Run `write` (a function of one write transaction) again when the database stays locked
+    past its busy timeout (SQLite under another heavy write): the save waits longer rather than
+    failing; past the last try the error stands (a 503 saying the database is busy)."""
+    for attempt in range(1, SAVE_ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                return write()
+        except OperationalError as error:
+            if attempt == SAVE_ATTEMPTS or "locked" not in str(error).lower():
+                raise
+            time.sleep(SAVE_RETRY_PAUSE_S * attempt)
+    raise AssertionError("unreachable")
 
 
 def plan_document(document, catalog: CatalogSnapshot | None = None) -> Plan:
@@ -87,42 +109,57 @@ def revision_key_figures_fill(revisions) -> None:
         ScenarioRevision.objects.filter(pk=revision.pk).update(key_figures=revision.key_figures)
 
 
-@transaction.atomic
 def scenario_create(*, owner, document: dict) -> Scenario:
+    """Save `document` as a new scenario's first revision, planned against today's catalog.
+
+    The document is checked and planned before the write transaction begins, which then only
+    writes: on SQLite a transaction holds the database's one write lock from its start, and a
+    heavy plan inside it once made other users' saves and sign-ins wait a minute and fail.
+    """
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
-    scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
-    ScenarioRevision.objects.create(
-        scenario=scenario,
-        number=1,
-        document=document,
-        author=owner,
-        catalog_version=version,
-        key_figures=document_key_figures(document, catalog),
-    )
-    return scenario
+    key_figures = document_key_figures(document, catalog)
+
+    def write() -> Scenario:
+        scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
+        ScenarioRevision.objects.create(
+            scenario=scenario,
+            number=1,
+            document=document,
+            author=owner,
+            catalog_version=version,
+            key_figures=key_figures,
+        )
+        return scenario
+
+    return _write(write)
 
 
-@transaction.atomic
 def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, author) -> Scenario:
     """Save `document` as the next revision, planned against today's catalog, unless someone
-    saved since `base_revision`."""
+    saved since `base_revision`. Checked and planned before the write transaction, as in
+    `scenario_create`; the transaction's conditional update still refuses a stale base."""
     version, catalog = catalog_for_save()
     spec = scenario_validate(document, catalog)
-    updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
-        revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
-    )
-    if not updated:
-        current = Scenario.objects.values_list("revision", flat=True).get(pk=scenario.pk)
-        raise RevisionConflict(base_revision, current)
-    ScenarioRevision.objects.create(
-        scenario=scenario,
-        number=base_revision + 1,
-        document=document,
-        author=author,
-        catalog_version=version,
-        key_figures=document_key_figures(document, catalog),
-    )
+    key_figures = document_key_figures(document, catalog)
+
+    def write() -> None:
+        updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(
+            revision=F("revision") + 1, name=spec.name, updated_at=timezone.now()
+        )
+        if not updated:
+            current = Scenario.objects.values_list("revision", flat=True).get(pk=scenario.pk)
+            raise RevisionConflict(base_revision, current)
+        ScenarioRevision.objects.create(
+            scenario=scenario,
+            number=base_revision + 1,
+            document=document,
+            author=author,
+            catalog_version=version,
+            key_figures=key_figures,
+        )
+
+    _write(write)
     scenario.refresh_from_db()
     return scenario
 

@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "planner.security.ContentSecurityPolicyMiddleware",
+    "planner.unavailable.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "planner.urls"
@@ -122,13 +123,21 @@ AUTH_PASSWORD_VALIDATORS = [
 # Sign-ins are counted per user name and refused after repeated failures (planner/security.py).
 AUTHENTICATION_BACKENDS = ["planner.security.LockoutModelBackend"]
 
-# Shared by the server's workers (sign-in failures, API throttles): a file cache in var/.
+# Shared by the server's workers (sign-in failures, API throttles): a file cache in var/ whose
+# counts are atomic (planner/cache.py).
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "BACKEND": "planner.cache.LockingFileBasedCache",
         "LOCATION": str(VAR_DIR / "cache"),
     }
 }
+
+# The proxies whose X-Forwarded-For names the client (addresses or networks, comma-separated in
+# PLANNER_TRUSTED_PROXIES): the throttles and the sign-in limits count per client address, and a
+# header from anyone else is ignored. None by default: the planner serves clients directly.
+TRUSTED_PROXIES = [
+    network.strip() for network in os.environ.get("PLANNER_TRUSTED_PROXIES", "").split(",") if network.strip()
+]
 
 # Behind an HTTPS proxy (see the README): secure cookies, HSTS, redirect to HTTPS, and the
 # proxy's X-Forwarded-Proto header trusted to say a request came over HTTPS.
@@ -187,7 +196,20 @@ NAUTOBOT_TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
 # Processes a sweep job plans on (a Dask cluster instead when DASK_SCHEDULER_ADDRESS is set).
 SWEEP_JOB_WORKERS = int(os.environ.get("PLANNER_SWEEP_JOB_WORKERS", 1))
 JOB_RESULT_TTL_S = 24 * 60 * 60
+# Touched every few seconds by each running job worker; /healthz says "degraded" when it is old
+# (None: worker.alive in JOBS_DIR).
+JOB_WORKER_ALIVE_FILE = None
+JOB_WORKER_SILENT_AFTER_S = 30
+# /healthz says "unavailable" below this much free space where var/ is (the database, the
+# caches of throttles and sign-ins, job results): saves and sign-ins would fail.
+DISK_FREE_MIN_BYTES = int(os.environ.get("PLANNER_DISK_FREE_MIN_BYTES", 50 * 1024 * 1024))
 JOB_MAX_ACTIVE_PER_OWNER = 4
+# A job whose worker died is resumed by the next worker, at most this many starts in all.
+JOB_MAX_ATTEMPTS = 3
+# Ceilings of sweeps: designs of one user's queued and running sweeps together, and the CPU time
+# one sweep job may take (it is stopped there, saying how far it got).
+SWEEP_MAX_DESIGNS_PER_USER = int(os.environ.get("PLANNER_SWEEP_MAX_DESIGNS_PER_USER", 1_000_000))
+SWEEP_MAX_CPU_S = float(os.environ.get("PLANNER_SWEEP_MAX_CPU_S", 2 * 60 * 60))
 HEAVY_EXPORT_CABLES = int(os.environ.get("PLANNER_HEAVY_EXPORT_CABLES", 200_000))
 
 LOGIN_URL = "login"

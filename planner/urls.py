@@ -20,3 +20,4 @@ urlpatterns = [
 ]
 
 handler404 = "planner.api.errors.not_found"
+handler500 = "planner.unavailable.server_error"

@@ -142,7 +142,11 @@ class AxisRow:
             start, stop, step = (read_number(text) for text in (self.start, self.stop, self.step))
         except InputError:
             return None
-        return int((stop - start) / step + 1e-9) + 1 if step > 0 and stop >= start else None
+        if not (step > 0 and stop >= start):
+            return None
+        steps = (stop - start) / step
+        # from 1 to 1e308 step 1e-308 is an infinity of steps, which int() cannot take
+        return math.floor(steps + 1e-9) + 1 if math.isfinite(steps) else None
 
 
 @dataclass

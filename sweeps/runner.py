@@ -40,16 +40,23 @@ def scheduler_address(given: str | None) -> str | None:
 def run_sweep(
     spec: SweepSpec, catalog: CatalogSnapshot, *, workers: int = 1, scheduler: str | None = None,
     client=None, cables: str = CABLES_ENGINE, batch_size: int | None = None,
+    done: frozenset[int] = frozenset(),
 ) -> Iterator[list[DesignResult]]:
-    """Every design of the sweep, planned, as batches of results in the order they finish."""
+    """Every design of the sweep, planned, as batches of results in the order they finish.
+    `done`: the first design numbers of batches already planned (a resumed job), left out; they
+    name batches of `batch_size`, which must then be given."""
     if client is not None or scheduler:
-        yield from _run_on_dask(spec, catalog, scheduler, client, cables, batch_size)
+        yield from _run_on_dask(spec, catalog, scheduler, client, cables, batch_size, done)
     elif workers > 1:
-        yield from _run_on_processes(spec, catalog, workers, cables, batch_size)
+        yield from _run_on_processes(spec, catalog, workers, cables, batch_size, done)
     else:
         size = batch_size or MAX_BATCH
-        for start, stop in design_batches(spec.design_count, size):
+        for start, stop in _batches_to_do(spec.design_count, size, done):
             yield evaluate_batch(spec, start, stop, catalog, cables)
+
+
+def _batches_to_do(designs: int, size: int, done: frozenset[int]) -> Iterator[tuple[int, int]]:
+    return ((start, stop) for start, stop in design_batches(designs, size) if start not in done)
 
 
 _worker_state: tuple | None = None
@@ -66,9 +73,9 @@ def _evaluate_in_worker(start: int, stop: int) -> list[DesignResult]:
     return evaluate_batch(spec, start, stop, catalog, cables)
 
 
-def _run_on_processes(spec, catalog, workers, cables, batch_size) -> Iterator[list[DesignResult]]:
+def _run_on_processes(spec, catalog, workers, cables, batch_size, done) -> Iterator[list[DesignResult]]:
     size = batch_size or batch_size_for(spec.design_count, workers)
-    batches = design_batches(spec.design_count, size)
+    batches = _batches_to_do(spec.design_count, size, done)
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, catalog, cables)) as pool:
         pending = set()
         for start, stop in batches:
@@ -83,7 +90,7 @@ def _run_on_processes(spec, catalog, workers, cables, batch_size) -> Iterator[li
                 yield future.result()
 
 
-def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size) -> Iterator[list[DesignResult]]:
+def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size, done) -> Iterator[list[DesignResult]]:
     from distributed import Client, as_completed
 
     own = client is None
@@ -94,7 +101,7 @@ def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size) -> Iterat
         size = batch_size or batch_size_for(spec.design_count, workers)
         # Sent once to every worker; each task names them.
         spec_data, catalog_data = client.scatter([spec, catalog], broadcast=True, hash=False)
-        batches = design_batches(spec.design_count, size)
+        batches = _batches_to_do(spec.design_count, size, done)
         ahead = workers * IN_FLIGHT_PER_WORKER
 
         def submit(start: int, stop: int):

@@ -51,6 +51,19 @@ def request(url: str, *, password: str | None = None, body: dict | None = None):
         return response.status, response.headers, response.read()
 
 
+def job_worker_pid(script_pid: int) -> int:
+    """The job worker the run script started: its child running `manage.py runworker`."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == script_pid and b"runworker" in command:
+            return int(stat.parent.name)
+    raise AssertionError("the run script has no job worker")
+
+
 @pytest.mark.slow
 def _signals_not_ignored():
     """As from a terminal or systemd: a shell cannot trap a signal it inherits ignored, and a
@@ -111,6 +124,15 @@ def test_the_run_script_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path):
         while json.loads(request(job["url"], password=password)[2])["status"] != "done":
             assert time.monotonic() < deadline, "no job worker after the reload"
             time.sleep(0.3)
+        # kill -9 of the job worker: the site stays up, and the worker is started again.
+        os.kill(job_worker_pid(server.pid), signal.SIGKILL)
+        assert request(f"{base}/healthz")[0] == 200
+        assert request(f"{base}/api/v1/plan/", body=DOCUMENT)[0] == 200
+        job = json.loads(request(f"{base}/api/v1/plan/export.netbox", password=password, body=DOCUMENT)[2])
+        deadline = time.monotonic() + JOB_S
+        while json.loads(request(job["url"], password=password)[2])["status"] != "done":
+            assert time.monotonic() < deadline, "no job worker after kill -9 of the last one"
+            time.sleep(0.3)
     finally:
         # Ctrl-C: SIGINT to the terminal's whole foreground process group.
         os.killpg(server.pid, signal.SIGINT)
@@ -122,7 +144,8 @@ def test_the_run_script_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path):
     assert server.returncode == 130, output[-3000:]
     assert f"and the job worker (pid {server.pid};" in output
     assert "Handling signal: hup" in output
-    assert len(re.findall(r"^Worker \S+ running background jobs$", output, re.MULTILINE)) == 2
+    assert len(re.findall(r"^Worker \S+ running background jobs", output, re.MULTILINE)) == 3
     assert len(re.findall(r"^Worker \S+ stopped$", output, re.MULTILINE)) == 2
+    assert "ended with status 137: starting it again in 1 s; gunicorn goes on serving" in output
     with pytest.raises(ProcessLookupError):
         os.killpg(server.pid, 0)

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from planner.services import RevisionConflict
-from planner.solver.errors import InfeasibleError, ScenarioError, join_path
+from planner.solver.errors import InfeasibleError, ScenarioError, join_path, printable
 
 NON_FIELD_KEY = "detail"
 API_PATH_PREFIX = "/api/"
@@ -60,4 +60,4 @@ def flatten_errors(data, path: str = "") -> dict[str, list[str]]:
             flat.update(flatten_errors(item, join_path(path, index)))
         return flat
     messages = data if isinstance(data, list) else [data]
-    return {path or NON_FIELD_KEY: [str(message) for message in messages]}
+    return {printable(path or NON_FIELD_KEY): [printable(str(message)) for message in messages]}

@@ -9,7 +9,8 @@ MAX_OFFSET = 2**31 - 1
 
 class BoundedLimitOffsetPagination(LimitOffsetPagination):
     """DRF's limit/offset pagination, with a `limit` of 1 to MAX_PAGE_SIZE and an `offset` of 0
-    to MAX_OFFSET; anything else (text, a negative or huge number) is 400 naming the parameter,
+    to MAX_OFFSET; anything else (text, an empty value, a negative or huge number) is 400 naming
+    the parameter,
     where DRF would pass a huge one on to the database."""
 
     max_limit = MAX_PAGE_SIZE
@@ -32,7 +33,7 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
 
 def _bounded(request, name: str, low: int, high: int, default: int) -> int:
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return default
     try:
         value = int(raw) if len(raw) <= 20 else None

@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from fabric.api.views import CableViewSet, SwitchViewSet, TransceiverViewSet
@@ -8,6 +7,7 @@ from planner.api.views import (
     PlanExportView,
     PlanView,
     ScenarioExportView,
+    TokenView,
     ScenarioViewSet,
     ServerViewSet,
     SystemViewSet,
@@ -36,7 +36,7 @@ for prefix, viewset in [
     router.register(f"catalog/{prefix}", viewset, basename=f"catalog-{prefix}")
 
 urlpatterns = [
-    path("token/", obtain_auth_token, name="token"),
+    path("token/", TokenView.as_view(), name="token"),
     path("plan/", PlanView.as_view(), name="plan"),
     path("plan/export.<str:export_format>", PlanExportView.as_view(), name="plan-export"),
     path(

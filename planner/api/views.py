@@ -9,6 +9,8 @@ from rest_framework import status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import APIView
 
 from jobs.api import JobSerializer, TooManyJobsError, job_accepted_response
@@ -52,6 +54,17 @@ ERRORS_EXAMPLE = OpenApiExample(
     response_only=True,
     status_codes=[400],
 )
+
+
+class TokenView(ObtainAuthToken):
+    """An API token for a user name and password (the sign-in limits apply)."""
+
+    # Form bodies are still read; the schema names JSON only, the body a client should send:
+    # three media types of one optional-looking body made openapi-python-client write a module
+    # that does not import.
+    @extend_schema(request={"application/json": AuthTokenSerializer}, responses={200: AuthTokenSerializer})
+    def post(self, request, *args, **kwargs):
+        return super().post(request, *args, **kwargs)
 
 
 class PlanView(APIView):
@@ -100,9 +113,26 @@ NODE_PATTERN = OpenApiParameter(
     description="Slurm node names: one run of # for the zero-padded number (default gpu####; "
     "written gpu%23%23%23%23 in a URL).",
 )
+SLURM_TOPOLOGY_YAML = {
+    "type": "array",
+    "description": "Slurm's topology.yaml (25.05 and later): a list of topologies, each a mapping.",
+    "items": {"type": "object"},
+}
+"""The YAML export as what it is, a YAML document: a client (and a fuzzer) that reads YAML gets
+the list it declares, where a binary string was declared before."""
+YAML_MEDIA_TYPE = "application/yaml"
+
+
+def _export_body(content_type: str):
+    media_type = content_type.split(";")[0]
+    if media_type == "application/json":
+        return PLAN
+    return SLURM_TOPOLOGY_YAML if media_type == YAML_MEDIA_TYPE else OpenApiTypes.BINARY
+
+
 EXPORT_RESPONSES = {
     **{
-        (200, content_type.split(";")[0]): PLAN if content_type == "application/json" else OpenApiTypes.BINARY
+        (200, content_type.split(";")[0]): _export_body(content_type)
         for _, content_type, _ in (*EXPORTS.values(), *STREAMED_EXPORTS.values(), *HANDOFF_EXPORTS.values())
     },
     202: JobSerializer,

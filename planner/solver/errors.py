@@ -1,15 +1,32 @@
 """The one error type of the solver: every problem is named by its dotted path in the scenario."""
 
+import re
 from dataclasses import dataclass
 
 DOCUMENT_PATH = "document"
 """The path of a problem with the document as a whole (malformed JSON, too large)."""
 
 
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` with every character an answer cannot carry written as its escape (`\\ud800`):
+    a lone UTF-16 surrogate cannot be encoded as UTF-8 at all, and control characters garble
+    logs and pages. For any text of a request echoed in an error."""
+    return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
+
+
 @dataclass(frozen=True)
 class FieldError:
     path: str
     message: str
+
+    def __post_init__(self):
+        # Paths and messages quote the request's own keys and values: whatever they hold, the
+        # error must be writable as JSON, HTML and a log line.
+        object.__setattr__(self, "path", printable(str(self.path)))
+        object.__setattr__(self, "message", printable(str(self.message)))
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

@@ -79,11 +79,16 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
     """Raise InfeasibleError when the plan of a valid scenario would pass a limit above.
 
     `catalog` is the catalog with the scenario's components (as `validate_scenario` returns it).
-    A site of several pools is checked pool by pool, and its GPUs together.
+    A site of several pools is checked pool by pool, and its GPUs, racks and cables together.
     """
     if scenario.pools:
         _check_pools(scenario, catalog)
         return
+    _check_one_pool(scenario, catalog)
+
+
+def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> tuple[int, int]:
+    """The limits of a one-pool scenario; its compute racks and cables, for a site's sums."""
     system = catalog.systems[scenario.compute.system]
     compute_spec = scenario.compute
     workload = scenario.workload
@@ -115,35 +120,52 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
         )
     compute = size_compute(compute_spec, system)
     storage = _check_storage(scenario, catalog, compute, system)
-    _check_racks(scenario, catalog, compute, system)
-    _check_cables(scenario, catalog, compute, storage, system)
+    racks = _check_racks(scenario, catalog, compute, system)
+    cables = _check_cables(scenario, catalog, compute, storage, system)
+    return racks, cables
 
 
 def _check_pools(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
-    """Each pool as a one-pool scenario (its errors on its own paths), then the site's GPUs."""
+    """Each pool as a one-pool scenario (its errors on its own paths), then the site's GPUs,
+    compute racks and cables summed over its pools: each pool within the limits, a hundred of
+    them were not (issue 27: 8 pools of 100k GPUs on 16 planes, 25.6 M cables, were accepted).
+    The site's shared fabrics are counted with each pool's share of their endpoints."""
     from planner.solver.site import one_pool_scenario, pool_paths
 
-    gpus = 0
+    gpus = racks = cables = 0
     for index, pool in enumerate(scenario.pools):
         system = system_with_nics(catalog.systems[pool.system], pool.nics, f"pools[{index}].nics")
         with pool_paths(index):
-            check_work_limits(
+            pool_racks, pool_cables = _check_one_pool(
                 one_pool_scenario(replace(scenario, pools=(pool,))),
                 replace(catalog, systems={**catalog.systems, system.slug: system}),
             )
+        racks += pool_racks
+        cables += pool_cables
         nodes = -(-pool.gpus // system.gpus) if pool.gpus is not None else pool.nodes or 0
         gpus += (nodes + pool.spare_nodes) * system.gpus
     if gpus > MAX_PLAN_GPUS:
         raise InfeasibleError.at(
             "pools", f"the pools have {gpus:,} GPUs together, more than the {MAX_PLAN_GPUS:,} a plan may have"
         )
+    if racks > MAX_PLAN_RACKS:
+        raise InfeasibleError.at(
+            "pools", f"the pools fill {racks:,} compute racks together, more than the {MAX_PLAN_RACKS:,} a plan "
+            "may have",
+        )
+    if cables > MAX_PLAN_CABLES:
+        raise InfeasibleError.at(
+            "pools", f"the pools' fabrics would have {cables:,} cables together, more than the "
+            f"{MAX_PLAN_CABLES:,} a plan may have: plan fewer or smaller pools, or fewer planes",
+        )
 
 
-def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, system) -> None:
+def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, system) -> int:
+    """The compute racks, or InfeasibleError past the racks' or rows' limit."""
     try:
         packed = pack_compute_racks(compute.total_nodes, system, scenario.racks, catalog.cooling_types)
     except InfeasibleError:
-        return  # no system fits a rack: the pipeline says why, in its order
+        return 0  # no system fits a rack: the pipeline says why, in its order
     if packed.compute > MAX_PLAN_RACKS:
         raise InfeasibleError.at(
             packed.limited_by,
@@ -158,17 +180,19 @@ def _check_racks(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: Comp
             f"{packed.compute:,} compute racks at {scenario.racks.racks_per_row} a row fill {rows:,} "
             f"rows, more than the {MAX_PLAN_ROWS:,} a plan may have: put more racks in a row",
         )
+    return packed.compute
 
 
 def _check_cables(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, storage: StorageResult | None,
     system,
-) -> None:
+) -> int:
     """The fabrics planned as the pipeline first plans them (their counts are closed-form, a
-    millisecond at any size), before any cable is placed or any rack packed."""
+    millisecond at any size), before any cable is placed or any rack packed: their cables, or
+    InfeasibleError past the limit."""
     specs = {name: getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")}
     if all(spec is None for spec in specs.values()):
-        return
+        return 0
     nodes_per_rack = None
     if any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in specs.values()):
         nodes_per_rack = pack_compute_racks(
@@ -183,7 +207,7 @@ def _check_cables(
     cables = {name: sum(link.count for link in fabric.links) for name, fabric in fabrics.items()}
     total = sum(cables.values())
     if total <= MAX_PLAN_CABLES:
-        return
+        return total
     largest = max(cables, key=cables.__getitem__)
     planes = specs[largest].planes
     field = f"fabrics.{largest}.planes" if planes > 1 else _size_field(scenario)

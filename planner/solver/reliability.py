@@ -39,6 +39,7 @@ from typing import Literal
 import numpy as np
 from scipy import optimize, stats
 
+from planner.solver.errors import InfeasibleError
 from planner.solver.scenario import ReliabilitySpec
 
 HOURS_PER_YEAR = 8_766.0
@@ -164,8 +165,22 @@ def write_time_for_share_s(share: float, mtbi_s: float, policy: IntervalPolicy |
 def checkpoint_write_target_s(
     target_s: float | None, share: float, mtbi_s: float, policy: IntervalPolicy | float
 ) -> float | None:
-    """The time one checkpoint may take to write [s]: the target given, else `share` of the interval."""
-    return target_s if target_s is not None else write_time_for_share_s(share, mtbi_s, policy)
+    """The time one checkpoint may take to write [s]: the target given, else `share` of the interval.
+
+    A share so small that the time rounds to 0 s (1e-200 of a Young interval is 2·M·1e-400) is
+    refused on its field rather than read as "no time at all", which storage would take as no
+    write target.
+    """
+    if target_s is not None:
+        return target_s
+    write_s = write_time_for_share_s(share, mtbi_s, policy)
+    if write_s is not None and not write_s > 0:
+        raise InfeasibleError.at(
+            "storage.checkpoint_write_share",
+            f"gives a checkpoint write time of 0 s ({share:g} of the interval, below a float's "
+            "range): no storage writes that fast; give a larger share or checkpoint_write_s",
+        )
+    return write_s
 
 
 @dataclass(frozen=True)

@@ -87,13 +87,20 @@ class WorkloadSpec:
             yield "active_parameters_billion", "must not exceed parameters_billion"
 
 
+MIN_INTERRUPTIONS_PER_GPU_YEAR = 1e-9
+"""The least rate of interruptions that is not 0: one interruption in a billion GPU-years, eight
+orders of magnitude below any fleet's. Below it, the mean time between interruptions (1e300 h
+at 1e-300) times a write time overflows the checkpoint interval √(2δM), and the higher-order
+interval cannot be solved for a write share."""
+
+
 @dataclass(frozen=True)
 class ReliabilitySpec:
     """Interruptions of the job, how often it checkpoints, and the spares that keep it whole."""
 
     interruptions_per_gpu_year: float | None = spec_field(
-        None, unit="per GPU-year", minimum=0, maximum=1_000,
-        help="Unexpected job interruptions, all causes, per GPU per year; "
+        None, unit="per GPU-year", minimum=0, maximum=1_000, least_nonzero=MIN_INTERRUPTIONS_PER_GPU_YEAR,
+        help="Unexpected job interruptions, all causes, per GPU per year (0: never interrupted); "
         "default 0.173 from Meta's Llama 3 405B run (419 in 54 days on 16,384 H100).",
     )
     restart_s: float = spec_field(

@@ -33,6 +33,7 @@ def spec_field(
     minimum: float | None = None,
     maximum: float | None = None,
     exclusive_minimum: bool = False,
+    least_nonzero: float | None = None,
     min_length: int = 0,
     max_length: int = 200,
     before: Callable[[Any], Any] | None = None,
@@ -45,6 +46,8 @@ def spec_field(
     `shorthand` names the key of the section that a bare value stands for, for the schema.
     `required_unless` names the key that may be given instead (`compute` or `pools`): the field
     is required when that key is left out too; its default (None) then means "left out".
+    `least_nonzero`: a number that may be 0, else no less than this (a rate whose tiny values
+    overflow the figures computed from it).
     """
     metadata = {
         "unit": unit,
@@ -52,6 +55,7 @@ def spec_field(
         "minimum": minimum,
         "maximum": maximum,
         "exclusive_minimum": exclusive_minimum,
+        "least_nonzero": least_nonzero,
         "min_length": min_length,
         "max_length": max_length,
         "before": before,
@@ -74,6 +78,8 @@ class FieldInfo:
     minimum: float | None
     maximum: float | None
     exclusive_minimum: bool = False
+    least_nonzero: float | None = None
+    """0, or at least this much."""
     min_length: int = 0
     max_length: int = MAX_TEXT_LENGTH
     shorthand: str = ""
@@ -104,6 +110,7 @@ def spec_fields(cls: type) -> Iterator[FieldInfo]:
             minimum=meta.get("minimum"),
             maximum=meta.get("maximum"),
             exclusive_minimum=meta.get("exclusive_minimum", False),
+            least_nonzero=meta.get("least_nonzero"),
             min_length=meta.get("min_length", 0),
             max_length=meta.get("max_length", MAX_TEXT_LENGTH),
             shorthand=meta.get("shorthand", ""),
@@ -275,6 +282,9 @@ class _Reader:
             return self.fail(path, expected)
         if maximum is not None and value > maximum:
             return self.fail(path, f"must be at most {_format_number(maximum, unit)}")
+        least = meta.get("least_nonzero")
+        if least is not None and 0 < value < least:
+            return self.fail(path, f"must be 0 or at least {least:g}: a value closer to 0 gives figures beyond any number")
         return float(value)
 
     def read_text(self, value: Any, path: str, meta: Any) -> Any:

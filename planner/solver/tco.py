@@ -5,9 +5,11 @@ Conventions: year 0 is the purchase (capex), years 1..N the operation (opex). Th
 plain sum of both; its present value discounts year t by (1 + r)^t.
 """
 
+import math
 from dataclasses import dataclass, field
 
 from planner.solver.bom import BomLine, bom_totals_by_category_usd
+from planner.solver.errors import InfeasibleError
 from planner.solver.scenario import FinanceSpec
 from power.solver.cooling_plant import BOUGHT_WITH_CLUSTER, COVERED_BY
 from power.solver.facility import HOURS_PER_YEAR
@@ -160,6 +162,14 @@ def cost_of_ownership(
     tco_usd = capex_usd + sum(opex_by_year)
     hours = gpu_hours(gpus, finance.years)
     per_gpu_hour = tco_usd / hours
+    present_value = present_value_usd((capex_usd, *opex_by_year), finance.discount_rate)
+    if not math.isfinite(present_value):
+        # A rate near -1 makes 1 / (1 + r)^t beyond a float: -0.999999 over 50 years is 1e300.
+        raise InfeasibleError.at(
+            "finance.discount_rate",
+            f"discounts {finance.years} years to a present value beyond any number: "
+            "give a rate further from -1, or fewer years",
+        )
     return CostResult(
         bom_usd_by_category=bom_usd,
         bom_total_usd=hardware_usd,
@@ -169,7 +179,7 @@ def cost_of_ownership(
         opex_by_category_usd_per_year=opex,
         opex_usd_by_year=opex_by_year,
         tco_usd=tco_usd,
-        tco_present_value_usd=present_value_usd((capex_usd, *opex_by_year), finance.discount_rate),
+        tco_present_value_usd=present_value,
         gpu_hours=hours,
         usd_per_gpu_hour=per_gpu_hour,
         usd_per_useful_gpu_hour=per_gpu_hour / goodput if goodput else None,

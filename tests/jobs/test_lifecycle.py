@@ -72,9 +72,13 @@ def test_a_worker_asked_to_stop_puts_its_job_back_in_the_queue(user):
     worker = Worker()
     worker.run_once()
     job.refresh_from_db()
-    assert (job.status, job.progress, job.worker, job.started_at) == ("queued", 0.0, "", None)
+    # Its progress is kept: the next worker resumes it there (issue 27.2).
+    assert (job.status, job.progress, job.worker, job.started_at) == ("queued", 0.5, "", None)
+    assert "it resumes there" in job.message
     assert worker.stop.is_set()
     assert job_claim_next(worker="other:2") == job
+    job.refresh_from_db()
+    assert (job.attempts, job.message) == (2, "resumed at 50%")
 
 
 def test_the_same_work_asked_again_is_the_same_job_until_it_fails(user, django_user_model):
@@ -113,7 +117,7 @@ def test_progress_of_a_job_no_longer_running_for_its_worker_stops_it(user):
     assert Job.objects.get(pk=job.pk).progress == 0.25
 
 
-def test_running_jobs_of_a_dead_worker_are_failed(user, dead_pid):
+def test_running_jobs_of_a_dead_worker_are_resumed_then_failed(user, dead_pid, settings):
     job_enqueue(owner=user, kind="write_text", parameters={"text": "silent"})
     job_enqueue(owner=user, kind="write_text", parameters={"text": "dead process"})
     job_enqueue(owner=user, kind="write_text", parameters={"text": "alive"})
@@ -121,10 +125,13 @@ def test_running_jobs_of_a_dead_worker_are_failed(user, dead_pid):
     Job.objects.filter(pk=silent.pk).update(heartbeat_at=timezone.now() - timedelta(seconds=JOB_STALE_AFTER_S + 1))
     dead = job_claim_next(worker=f"{socket.gethostname()}:{dead_pid}")
     alive = job_claim_next(worker="far-away-host:2")
+    Job.objects.filter(pk=silent.pk).update(attempts=settings.JOB_MAX_ATTEMPTS)
     assert job_fail_stale() == 2
     states = {job.pk: (job.status, job.error) for job in Job.objects.all()}
-    assert states[silent.pk][0] == states[dead.pk][0] == "failed"
-    assert "stopped while running it, at 0%" in states[dead.pk][1]
+    # Started as often as a job may be: failed. Else back in the queue, to be resumed.
+    assert states[silent.pk][0] == "failed"
+    assert f"stopped while running it, at 0%, {settings.JOB_MAX_ATTEMPTS} times" in states[silent.pk][1]
+    assert states[dead.pk] == ("queued", "")
     assert states[alive.pk] == ("running", "")
 
 

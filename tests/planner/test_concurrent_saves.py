@@ -113,3 +113,57 @@ def test_twenty_creates_at_once_all_succeed(file_database):
     results = file_database(create)
     assert all(isinstance(result, int) for result in results), results
     assert len(set(results)) == THREADS
+
+
+def test_a_save_plans_before_its_write_transaction_begins(user, monkeypatch):
+    """Issue 27.4: planning inside the transaction held SQLite's write lock for a heavy plan."""
+    from django.db import connection
+    from django.db.models.signals import post_save
+
+    from planner import services
+    from planner.models import ScenarioRevision
+
+    depths = {}
+    plan_key_figures = services.document_key_figures
+
+    def planned(document, catalog):
+        depths["planned"] = len(connection.atomic_blocks)
+        return plan_key_figures(document, catalog)
+
+    def written(sender, instance, **kwargs):
+        depths["written"] = len(connection.atomic_blocks)
+
+    monkeypatch.setattr(services, "document_key_figures", planned)
+    post_save.connect(written, sender=ScenarioRevision)
+    try:
+        scenario = services.scenario_create(owner=user, document={"name": "a", "compute": {"system": "dgx-h100", "gpus": 8}})
+        assert depths["planned"] < depths["written"]
+        depths.clear()
+        services.scenario_update(scenario=scenario, document={"name": "b", "compute": {"system": "dgx-h100", "gpus": 16}},
+                                 base_revision=1, author=user)
+        assert depths["planned"] < depths["written"]
+    finally:
+        post_save.disconnect(written, sender=ScenarioRevision)
+
+
+def test_a_save_that_finds_the_database_locked_tries_again(user, monkeypatch):
+    from django.db import OperationalError
+
+    from planner import services
+    from planner.models import ScenarioRevision
+
+    monkeypatch.setattr(services, "SAVE_RETRY_PAUSE_S", 0.0)
+    create = ScenarioRevision.objects.create
+    tries = []
+
+    def locked_once(**fields):
+        tries.append(1)
+        if len(tries) == 1:
+            raise OperationalError("database is locked")
+        return create(**fields)
+
+    monkeypatch.setattr(ScenarioRevision.objects, "create", locked_once)
+    scenario = services.scenario_create(owner=user, document={"name": "a", "compute": {"system": "dgx-h100", "gpus": 8}})
+    assert len(tries) == 2
+    assert Scenario.objects.filter(pk=scenario.pk).count() == 1  # the first try's row rolled back
+    assert Scenario.objects.count() == 1

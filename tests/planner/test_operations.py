@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_healthz_reports_the_database_and_the_catalog(client):
+def test_healthz_reports_the_database_and_the_catalog(client, settings, tmp_path):
+    settings.JOB_WORKER_ALIVE_FILE = tmp_path / "worker.alive"
+    settings.JOB_WORKER_ALIVE_FILE.touch()
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json()["status"] == "ok" and response.json()["database"] == "ok"

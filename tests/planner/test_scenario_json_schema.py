@@ -31,8 +31,23 @@ def plan_validator():
     return Draft202012Validator(schema)
 
 
+def leaf_errors(error):
+    """The errors under `error` that name a key: the document is a oneOf of one object per
+    alternative (compute or pools), and an editor shows the errors of the alternative the
+    document takes (the one whose required key it has), as jsonschema's best_match does."""
+    if error.validator != "oneOf" or not error.context:
+        return [error]
+    branches: dict[int, list] = {}
+    for child in error.context:
+        branches.setdefault(child.relative_schema_path[0], []).append(child)
+    taken = [errors for errors in branches.values()
+             if not any(child.validator == "required" and not child.relative_path for child in errors)]
+    chosen = taken[0] if len(taken) == 1 else min(branches.values(), key=len)
+    return [leaf for child in chosen for leaf in leaf_errors(child)]
+
+
 def errors_at(validator, document) -> dict[str, str]:
-    return {error.json_path: error.message for error in validator.iter_errors(document)}
+    return {leaf.json_path: leaf.message for error in validator.iter_errors(document) for leaf in leaf_errors(error)}
 
 
 def test_there_are_examples_to_check():

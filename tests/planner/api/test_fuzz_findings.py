@@ -13,12 +13,13 @@ NO_TIME_TO_WRITE_A_CHECKPOINT = {
 }
 
 
-def test_a_write_share_below_the_float_range_plans(api):
-    """δ = τ = 0 divided by zero in the time lost to checkpoints (500)."""
+def test_a_write_share_below_the_float_range_is_refused_on_its_field(api):
+    """δ = τ = 0 divided by zero in the time lost to checkpoints (500); planned then as the
+    model's limit (no time lost to checkpoints), it silently took a write time of 0 s, which
+    issue 27 refuses: a 422 on the share."""
     response = api.post("/api/v1/plan/", json.dumps(NO_TIME_TO_WRITE_A_CHECKPOINT), content_type="application/json")
-    assert response.status_code == 200
-    reliability = response.json()["reliability"]
-    assert reliability["checkpoint_share"] == 0 and 0 < reliability["goodput"] < 1
+    assert response.status_code == 422
+    assert list(response.json()["errors"]) == ["storage.checkpoint_write_share"]
 
 
 @pytest.mark.parametrize("key", ["generator_kw", "ups_module_kw"])

@@ -37,6 +37,21 @@ def body_schema(openapi, method, path, code, media_type="application/json"):
     return operation(openapi, method, path)["responses"][str(code)]["content"][media_type]["schema"]
 
 
+def leaf_errors(error):
+    """The errors under `error` that name a key: the document is a oneOf of one object per
+    alternative (compute or pools), and an editor shows the errors of the alternative the
+    document takes (the one whose required key it has), as jsonschema's best_match does."""
+    if error.validator != "oneOf" or not error.context:
+        return [error]
+    branches: dict[int, list] = {}
+    for child in error.context:
+        branches.setdefault(child.relative_schema_path[0], []).append(child)
+    taken = [errors for errors in branches.values()
+             if not any(child.validator == "required" and not child.relative_path for child in errors)]
+    chosen = taken[0] if len(taken) == 1 else min(branches.values(), key=len)
+    return [leaf for child in chosen for leaf in leaf_errors(child)]
+
+
 def component_validator(openapi, name):
     """A validator of one component, its references resolved in the served schema."""
     resource = Resource.from_contents(openapi, default_specification=DRAFT202012)
@@ -53,7 +68,14 @@ def test_the_document_and_the_plan_are_the_generated_json_schemas(openapi):
     components = openapi["components"]["schemas"]
     for name, definition in {**document_definitions(COMPONENTS_PREFIX), **plan_definitions(COMPONENTS_PREFIX)}.items():
         assert components[name] == definition, name
-    assert components["ScenarioDocument"]["properties"]["compute"] == {"$ref": "#/components/schemas/ComputeSpec"}
+    assert components["ScenarioDocument"]["oneOf"] == [
+        {"$ref": "#/components/schemas/ScenarioDocumentWithCompute"},
+        {"$ref": "#/components/schemas/ScenarioDocumentWithPools"},
+    ]
+    one_pool, site = components["ScenarioDocumentWithCompute"], components["ScenarioDocumentWithPools"]
+    assert one_pool["properties"]["compute"] == {"$ref": "#/components/schemas/ComputeSpec"}
+    assert "pools" not in one_pool["properties"] and "compute" not in site["properties"]
+    assert "compute" in one_pool["required"] and "pools" in site["required"]
 
 
 def test_the_nic_overrides_are_in_the_document_schema(openapi):
@@ -65,7 +87,9 @@ def test_the_nic_overrides_are_in_the_document_schema(openapi):
     document = {**H100, "compute": {**H100["compute"], "nics": [{"role": "storage", "count": 2, "gbps": 200}]}}
     assert list(validator.iter_errors(document)) == []
     document["compute"]["nics"][0]["role"] = "gpu"
-    assert [error.json_path for error in validator.iter_errors(document)] == ["$.compute.nics[0].role"]
+    assert [leaf.json_path for error in validator.iter_errors(document) for leaf in leaf_errors(error)] == [
+        "$.compute.nics[0].role"
+    ]
 
 
 def test_planning_takes_a_document_in_each_syntax_and_answers_a_plan(openapi):
