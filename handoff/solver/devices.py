@@ -28,6 +28,9 @@ class Device:
     """Lowest rack unit, from 1; 0 for a 0U device (PDU) or where not known."""
     units: int
     fabric: str = ""
+    chassis: str = ""
+    """The multi-rack system this device is a server or switch of (its virtual chassis)."""
+    chassis_position: int = 0
 
 
 def plan_cabling(plan: Any, catalog: "CatalogSnapshot") -> PlanCabling:
