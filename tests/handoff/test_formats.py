@@ -285,3 +285,28 @@ def test_a_plan_with_every_fabric_and_storage_cables_only_typed_interfaces(catal
                 assert row["parent"] in interfaces[type_of[device]] and row["type"] in INTERFACE_TYPES
     assert interfaces["SN2201"]["eth0"] == "1000base-t"
     assert all(name == "eth0" or name.startswith("swp") for name in interfaces["SN5600"])
+
+
+HOSTILE_NAMES = ('=HYPERLINK("http://attacker.example","open")', "+cmd|' /C calc'!A0", "@SUM(1)", "-1+1")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_no_text_cell_of_the_netbox_bundle_or_ufm_workbook_is_a_formula(catalog, name):
+    """Scenario text (the plan's name: the site of every row) is made text where it starts like a
+    formula (`'=HYPERLINK...`) in every CSV of the bundle, and the UFM workbook holds no formula
+    cell, for a site of two pools on InfiniBand compute and storage fabrics."""
+    plan = plan_scenario({**example_document("two-pool-site.yaml"), "name": name}, catalog)
+    archive = zipfile.ZipFile(io.BytesIO(netbox_bundle(plan, catalog)))
+    cells = [cell for member in archive.namelist() if member.endswith(".csv")
+             for row in csv.reader(io.StringIO(archive.read(member).decode())) for cell in row]
+    assert cells and not [cell for cell in cells if cell.startswith(FORMULA_STARTS)]
+    assert "'" + name in cells
+    workbook, archive = ufm_archive(plan, catalog)
+    assert workbook.sheetnames
+    for sheet in workbook.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", (sheet.title, cell.coordinate, cell.value)
+    for member in ("hca_mapping.csv",):
+        assert not [line for line in archive.read(member).decode().splitlines() if line.startswith(FORMULA_STARTS)]
