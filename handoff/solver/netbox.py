@@ -196,7 +196,7 @@ def device_type(part: Part) -> dict:
     data.update(u_height=units, is_full_depth=part.kind != "pdu")
     weight = getattr(spec, "weight_kg", None)
     if weight:
-        data.update(weight=round(float(weight), 2), weight_unit="kg")
+        data.update(weight=library_weight(float(weight)), weight_unit="kg")
     data["comments"] = f"{spec.name} (catalog part {part.slug})"
     interfaces = type_interfaces(part)
     if interfaces:
@@ -215,6 +215,16 @@ def device_type(part: Part) -> dict:
         data["power-ports"] = [{"name": name, "type": kind, **({"maximum_draw": each_w} if each_w else {})}
                                for name in names]
     return data
+
+
+def library_weight(kg: float) -> float:
+    """A weight the library's schema takes (`multipleOf: 0.01`, checked in binary floating point,
+    where 130.45 / 0.01 is not whole): to 0.01 kg where that divides evenly, else to 0.1 kg."""
+    for digits in (2, 1, 0):
+        value = round(kg, digits)
+        if (value / 0.01) == int(value / 0.01):
+            return value
+    return float(round(kg))
 
 
 def _maximum_draw_w(part: Part) -> int:
