@@ -15,7 +15,7 @@ import xlsxwriter
 import yaml
 
 from fabric.solver.cabling import cabling_rows
-from handoff.solver.devices import plan_cabling, plan_devices
+from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies, infiniband_fabrics
 from handoff.solver.hostlist import node_pattern
 from handoff.solver.netbox import (
@@ -191,7 +191,9 @@ def _ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> tuple[bytes, HostPor
     require_infiniband(fabrics, fabric_technologies(plan, catalog))
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
-    parts = plan_parts(devices, catalog)
+    shares = plan_system_shares(plan, catalog)
+    parts = plan_parts(devices, catalog, shares)
+    on_trays = MultiRackSystems(devices, shares)
     part_of = {device.name: parts.get(device.slug) for device in devices}
     host_ports = HostPorts(fabrics)
     buffer = io.BytesIO()
@@ -204,7 +206,7 @@ def _ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> tuple[bytes, HostPor
         sheet.write_row(0, 0, UFM_COLUMNS, bold)
         sheet.freeze_panes(1, 0)
         sheets[name] = [sheet, 1]
-    for fabric, row in ufm_rows(cabling_rows(plan, catalog), fabrics, part_of, host_ports):
+    for fabric, row in ufm_rows(map(on_trays.row, cabling_rows(plan, catalog)), fabrics, part_of, host_ports):
         sheet, at = sheets[fabric]
         for column, value in enumerate(row):
             if isinstance(value, str):
@@ -278,17 +280,16 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
     catalog = _catalog(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
-    parts = plan_parts(devices, catalog)
+    shares = plan_system_shares(plan, catalog)
+    parts = plan_parts(devices, catalog, shares)
+    on_trays = MultiRackSystems(devices, shares)
     technologies = fabric_technologies(plan, catalog)
     site = plan.name or "plan"
     prefix = bundle_device_prefix(site, device_prefix)
     part_of = {device.name: parts.get(device.slug) for device in devices}
     nodes = slurm_nodes(plan, catalog)
     pattern = node_pattern(pattern_text, nodes.count)
-    host_names = {
-        device.name: pattern.hostlist(range(index * nodes.per_system, (index + 1) * nodes.per_system))
-        for index, device in enumerate(device for device in devices if device.role == "node")
-    }
+    host_names = _host_names(devices, pattern, nodes.per_system)
     own_interfaces = {part.slug: {item.name for item in type_interfaces(part)} for part in parts.values()}
     plan_interfaces: dict[tuple[str, str], Interface] = {}
     buffer = io.BytesIO()
@@ -298,7 +299,7 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
             text = io.TextIOWrapper(member, encoding="utf-8", newline="")
             writer = csv.writer(text, lineterminator="\n")
             writer.writerow(CABLE_COLUMNS)
-            for row in cabling_rows(plan, catalog):
+            for row in map(on_trays.row, cabling_rows(plan, catalog)):
                 fabric = row[16]
                 technology = technologies.get(fabric, "ethernet")
                 ends = []
@@ -350,6 +351,19 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
                   "cables": cables, "power feeds": len(feeds), "power cables": len(power.rows)}
         archive.writestr("README.txt", _readme(plan, site, prefix, present, counts, power.unpowered))
     return buffer.getvalue()
+
+
+def _host_names(devices: list, pattern: Any, per_system: int) -> dict[str, str]:
+    """Node device -> its Slurm node names: a system's `per_system` names, a multi-rack
+    system's tray its own one."""
+    names, first = {}, 0
+    for device in devices:
+        if device.role != "node":
+            continue
+        count = 1 if device.chassis else per_system
+        names[device.name] = pattern.hostlist(range(first, first + count))
+        first += count
+    return names
 
 
 def _readme(plan: Any, site: str, prefix: str, present: list[str], counts: dict[str, int], unpowered: int) -> str:

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from fabric.solver.cabling import cabling_rows
-from handoff.solver.devices import plan_cabling, plan_devices
+from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies
 from handoff.solver.netbox import (
     DEVICE_ROLE_COLORS,
@@ -113,7 +113,9 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
         catalog = catalog.with_components(plan.inputs)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
-    parts = plan_parts(devices, catalog)
+    shares = plan_system_shares(plan, catalog)
+    parts = plan_parts(devices, catalog, shares)
+    on_trays = MultiRackSystems(devices, shares)
     technologies = fabric_technologies(plan, catalog)
     site = location or plan.name or "plan"
     desired = Desired(site)
@@ -129,7 +131,7 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
     own_interfaces = {part.slug: {item.name for item in type_interfaces(part)} for part in parts.values()}
     plan_interfaces: dict[tuple[str, str], Any] = {}
     cables = []
-    for row in cabling_rows(plan, catalog):
+    for row in map(on_trays.row, cabling_rows(plan, catalog)):
         fabric = row[16]
         ends = []
         for device, port in ((row[3], row[4]), (row[7], row[8])):
@@ -152,7 +154,7 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
             "is_full_depth": data["is_full_depth"], "comments": data["comments"],
         })
         type_ref = Ref("device_types", type_key)
-        for interface in data["interfaces"]:
+        for interface in data.get("interfaces", []):
             desired.add("interface_templates", (*type_key, interface["name"]), {
                 "device_type": type_ref, "name": interface["name"], "type": interface["type"],
                 "mgmt_only": interface.get("mgmt_only", False),

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from math import ceil
 from typing import TYPE_CHECKING, Any
 
-from handoff.solver.devices import Device
+from handoff.solver.devices import SCALE_UP_SUFFIX, TRAY_SUFFIX, Device, SystemShare
 from handoff.solver.library import library_entry, manufacturer_name, switch_port_name
 from handoff.solver.netbox_choices import ETHERNET_INTERFACE_BY_GBPS, cable_type, interface_type
 
@@ -117,10 +117,15 @@ class Interface:
     the type's own interfaces."""
 
 
-def plan_parts(devices: Iterable[Device], catalog: "CatalogSnapshot") -> dict[str, Part]:
-    """The catalog part of every device's slug."""
+def plan_parts(devices: Iterable[Device], catalog: "CatalogSnapshot",
+               shares: dict[str, SystemShare] | None = None) -> dict[str, Part]:
+    """The catalog part of every device's slug (a multi-rack system's trays and scale-up
+    switching: their `shares`)."""
+    shares = shares or {}
     tables = (("system", catalog.systems), ("switch", catalog.switches), ("server", catalog.servers),
-              ("storage", catalog.storage_systems), ("pdu", catalog.pdus))
+              ("storage", catalog.storage_systems), ("pdu", catalog.pdus),
+              ("tray", {slug: share for slug, share in shares.items() if slug.endswith(TRAY_SUFFIX)}),
+              ("scale-up", {slug: share for slug, share in shares.items() if slug.endswith(SCALE_UP_SUFFIX)}))
     parts: dict[str, Part] = {}
     for device in devices:
         if device.slug in parts:
@@ -159,7 +164,7 @@ def type_interfaces(part: Part) -> list[Interface]:
         uplinks = [Interface(switch_port_name(entry.port_names, n, 0, cage), interface_type(spec.technology, spec.uplink_gbps))
                    for n in range(spec.ports + 1, spec.ports + spec.uplink_ports + 1)]
         return [Interface(entry.management_port, MANAGEMENT_TYPE, True), *ports, *uplinks]
-    if part.kind in ("system", "server"):
+    if part.kind in ("system", "server", "tray"):
         return [Interface(f"{nic.role}-p{n}", nic_interface_type(nic.gbps, nic.role), nic.role == "oob")
                 for nic in spec.nics for n in range(1, nic.count + 1)]
     if part.kind == "storage":
@@ -197,7 +202,7 @@ def device_type(part: Part) -> dict:
     weight = getattr(spec, "weight_kg", None)
     if weight:
         data.update(weight=library_weight(float(weight)), weight_unit="kg")
-    data["comments"] = f"{spec.name} (catalog part {part.slug})"
+    data["comments"] = spec.name if part.kind in ("tray", "scale-up") else f"{spec.name} (catalog part {part.slug})"
     interfaces = type_interfaces(part)
     if interfaces:
         data["interfaces"] = [{"name": item.name, "type": item.type, **({"mgmt_only": True} if item.mgmt_only else {})}
@@ -450,6 +455,7 @@ def virtual_chassis(devices: Iterable[Device], parts: dict[str, Part], prefix: s
         if device.chassis:
             name = prefix + device.chassis
             if not rows or rows[-1][0] != name:
-                rows.append((name, "", f"{device.slug}: one system over several racks"))
+                system = device.slug.removesuffix(TRAY_SUFFIX).removesuffix(SCALE_UP_SUFFIX)
+                rows.append((name, "", f"{system}: one system over several racks"))
             members[device.name] = (name, device.chassis_position)
     return rows, members

@@ -310,3 +310,33 @@ def test_no_text_cell_of_the_netbox_bundle_or_ufm_workbook_is_a_formula(catalog,
                 assert cell.data_type != "f", (sheet.title, cell.coordinate, cell.value)
     for member in ("hca_mapping.csv",):
         assert not [line for line in archive.read(member).decode().splitlines() if line.startswith(FORMULA_STARTS)]
+
+
+def test_a_multi_rack_system_is_a_device_per_server_in_its_rack_grouped_as_a_virtual_chassis(catalog):
+    """CloudMatrix 384 x 2: each system's 48 servers stand 4 to a rack in its 12 compute racks,
+    its scale-up switching in its 4 switch racks, all 52 in one virtual chassis; the cables reach
+    the servers' own ports (8 compute, 1 in-band, 1 oob each), and every rack holds something."""
+    plan = plan_scenario(example_document("cloudmatrix-384.yaml"), catalog)
+    tables, device_types = read_bundle(netbox_bundle(plan, catalog, device_prefix=""))
+    system = catalog.systems["cloudmatrix-384"]
+    trays = [row for row in tables["devices"] if row["device_type"] == "cloudmatrix-384-tray"]
+    switching = [row for row in tables["devices"] if row["device_type"] == "cloudmatrix-384-scale-up"]
+    assert len(trays) == 2 * system.compute_trays == 96 and len(switching) == 2 * system.switch_racks == 8
+    assert [row["name"] for row in tables["virtual-chassis"]] == ["r001-node-01", "r017-node-01"]
+    members = Counter(row["virtual_chassis"] for row in trays + switching)
+    assert members == {"r001-node-01": 52, "r017-node-01": 52}
+    per_rack = Counter(row["rack"] for row in trays)
+    assert len(per_rack) == 24 and set(per_rack.values()) == {4}
+    assert len({row["rack"] for row in switching}) == 8
+    racked = {row["rack"] for row in tables["devices"] if row["role"] != "pdu"}
+    assert racked == {row["name"] for row in tables["racks"]}
+    tray_type = next(data for data in device_types.values() if data["model"] == "cloudmatrix-384-tray")
+    assert Counter(item["name"].rsplit("-p", 1)[0] for item in tray_type["interfaces"]) == {
+        "compute": 8, "inband": 1, "oob": 1}
+    names = {row["name"] for row in trays}
+    tray_ends = Counter((cable[f"side_{side}_device"], cable[f"side_{side}_name"]) for cable in tables["cables"]
+                        for side in "ab" if cable[f"side_{side}_device"] in names)
+    assert len(tray_ends) == 96 * 10 and set(tray_ends.values()) == {1}
+    assert {port for _, port in tray_ends} == {item["name"] for item in tray_type["interfaces"]}
+    assert sum(plan_cables(plan).values()) == len(tables["cables"])
+    assert [row["description"] for row in trays[:2]] == ["gpu0001", "gpu0002"]
