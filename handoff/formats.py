@@ -105,7 +105,8 @@ NETBOX_STEPS = {
     "devices": "Devices > Devices > Import.",
     "interfaces": "Devices > Interfaces > Import (split lanes and planes: children of the types' ports).",
     "cables": "Connections > Cables > Import (each end by its site, device and interface).",
-    "power-cables": "Connections > Cables > Import (feed to PDU inlet, PDU outlets to the devices' PSUs).",
+    "power-cables": "Connections > Cables > Import (feed to PDU inlet, PDU outlets to the devices' PSUs);\n"
+                    "   a feed's end names its panel in side_a_power_panel (NetBox's cable import since #21783).",
 }
 
 
