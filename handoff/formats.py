@@ -318,8 +318,8 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
         for part in parts.values():
             data = device_type(part)
             types[part.slug] = data
-            archive.writestr(f"{NETBOX_PATHS['device-types']}/{data['manufacturer']}/{data['model'].replace('/', '-')}.yaml",
-                             device_type_yaml(data))
+            path = f"{NETBOX_PATHS['device-types']}/{data['manufacturer']}/{data['model'].replace('/', '-')}.yaml"
+            archive.writestr(path, device_type_yaml(data))
         manufacturers = sorted({data["manufacturer"] for data in types.values()})
         rack_list = list(rack_rows(plan, cabling.racks, catalog, site))
         kinds = sorted({row[3] for row in rack_list})

@@ -48,10 +48,12 @@ class LibraryEntry:
 
 
 LIBRARY = {
+    # The library's QM9700 gives no part number: the ordering part numbers are NVIDIA's (QM97X0 user manual).
     "qm9700": LibraryEntry("QM9700", "MQM9700-NS2F", source="device-types/Nvidia/QM9700.yaml"),
     "qm9790": LibraryEntry("QM9790", "MQM9790-NS2F", source="NVIDIA Quantum-2 QM9700/QM9790 user manual"),
     "q3400": LibraryEntry("Q3400-RA", "920-9B36F-00RX-8S0", port_names=NVOS_INFINIBAND_PORTS, management_port="eth0",
-                          power_supplies=8, power_port_type="iec-60320-c20", source="device-types/Nvidia/Q3400-RA.yaml"),
+                          power_supplies=8, power_port_type="iec-60320-c20",
+                          source="device-types/Nvidia/Q3400-RA.yaml"),
     "sn5600": LibraryEntry("SN5600", port_names=CUMULUS_PORTS, management_port="eth0",
                            source="device-types/Nvidia/SN5600.yaml"),
     "sn2201": LibraryEntry("SN2201", port_names=CUMULUS_PORTS, management_port="eth0",

@@ -159,9 +159,9 @@ def type_interfaces(part: Part) -> list[Interface]:
     entry = library_entry(part.slug)
     if part.kind == "switch":
         cage = getattr(spec, "ports_per_cage", 1)
-        ports = [Interface(switch_port_name(entry.port_names, n, 0, cage), interface_type(spec.technology, spec.port_gbps))
-                 for n in range(1, spec.ports + 1)]
-        uplinks = [Interface(switch_port_name(entry.port_names, n, 0, cage), interface_type(spec.technology, spec.uplink_gbps))
+        down, up = interface_type(spec.technology, spec.port_gbps), interface_type(spec.technology, spec.uplink_gbps)
+        ports = [Interface(switch_port_name(entry.port_names, n, 0, cage), down) for n in range(1, spec.ports + 1)]
+        uplinks = [Interface(switch_port_name(entry.port_names, n, 0, cage), up)
                    for n in range(spec.ports + 1, spec.ports + spec.uplink_ports + 1)]
         return [Interface(entry.management_port, MANAGEMENT_TYPE, True), *ports, *uplinks]
     if part.kind in ("system", "server", "tray"):
@@ -210,7 +210,8 @@ def device_type(part: Part) -> dict:
     draw_w = _maximum_draw_w(part)
     names = power_supplies(part)
     if part.kind == "pdu":
-        data["power-ports"] = [{"name": PDU_INLET, "type": PDU_POWER_PORT, **({"maximum_draw": draw_w} if draw_w else {})}]
+        data["power-ports"] = [{"name": PDU_INLET, "type": PDU_POWER_PORT,
+                                **({"maximum_draw": draw_w} if draw_w else {})}]
         data["power-outlets"] = [{"name": f"outlet{n}", "type": PDU_OUTLET, "power_port": PDU_INLET}
                                  for n in range(1, getattr(spec, "outlets", 1) + 1)]
     else:
@@ -376,7 +377,8 @@ def feed_name(pdu_name: str) -> str:
     return pdu_name.replace("-pdu-", "-feed-")
 
 
-def power_feed_rows(devices: Iterable[Device], catalog: "CatalogSnapshot", site: str, prefix: str = "") -> Iterator[tuple]:
+def power_feed_rows(devices: Iterable[Device], catalog: "CatalogSnapshot", site: str,
+                    prefix: str = "") -> Iterator[tuple]:
     """One feed per PDU: the first half of a rack's PDUs on panel A (primary), the rest on B."""
     for rack, pdus in rack_pdus(devices).items():
         for at, pdu in enumerate(pdus):
