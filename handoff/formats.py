@@ -5,6 +5,7 @@ no Django here (planner/exports.py registers these and the views serve them).
 
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Iterable
 from itertools import chain
@@ -14,14 +15,17 @@ import xlsxwriter
 import yaml
 
 from fabric.solver.cabling import cabling_rows
-from handoff.solver.devices import plan_cabling, plan_devices
+from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies, infiniband_fabrics
 from handoff.solver.hostlist import node_pattern
 from handoff.solver.netbox import (
     CABLE_COLUMNS,
     DEVICE_COLUMNS,
+    DEVICE_PREFIX_LENGTH,
     DEVICE_ROLE_COLORS,
+    INTERFACE_COLUMNS,
     MANUFACTURER_COLUMNS,
+    POWER_CABLE_COLUMNS,
     POWER_FEED_COLUMNS,
     POWER_PANEL_COLUMNS,
     RACK_COLUMNS,
@@ -29,15 +33,22 @@ from handoff.solver.netbox import (
     ROLE_COLUMNS,
     SITE_COLUMNS,
     STATUS,
+    VIRTUAL_CHASSIS_COLUMNS,
+    Interface,
+    cable_end,
     cable_row,
     device_rows,
     device_type,
-    manufacturer_name,
+    interface_row,
     plan_parts,
+    power_cable_rows,
     power_feed_rows,
     rack_rows,
     slug,
+    type_interfaces,
+    virtual_chassis,
 )
+from handoff.solver.netbox import device_prefix as default_device_prefix
 from handoff.solver.slurm import (
     blocks,
     slurm_nodes,
@@ -46,10 +57,57 @@ from handoff.solver.slurm import (
     topology_yaml_entries,
     tree_switches,
 )
-from handoff.solver.ufm import UFM_COLUMNS, require_infiniband, ufm_rows
+from handoff.solver.ufm import (
+    HCA_MAPPING_COLUMNS,
+    UFM_COLUMNS,
+    HostPorts,
+    hca_mapping_rows,
+    require_infiniband,
+    ufm_rows,
+)
+from planner.solver.cells import spreadsheet_text
+from planner.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
     from planner.solver.catalog import CatalogSnapshot
+
+DEVICE_PREFIX_FIELD = "device_prefix"
+DEVICE_PREFIX_PATTERN = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9._-]{{0,{DEVICE_PREFIX_LENGTH - 1}}}$")
+NETBOX_FILES = {
+    "sites": "sites.csv",
+    "manufacturers": "manufacturers.csv",
+    "rack-roles": "rack-roles.csv",
+    "device-roles": "device-roles.csv",
+    "device-types": "device-types",
+    "racks": "racks.csv",
+    "power-panels": "power-panels.csv",
+    "power-feeds": "power-feeds.csv",
+    "virtual-chassis": "virtual-chassis.csv",
+    "devices": "devices.csv",
+    "interfaces": "interfaces.csv",
+    "cables": "cables.csv",
+    "power-cables": "power-cables.csv",
+}
+"""The bundle's files in NetBox's import order (an object after every object it names), each
+numbered by its place in this order (`01-sites.csv`) whether or not the plan has every file."""
+NETBOX_PATHS = {name: f"{number:02d}-{path}" for number, (name, path) in enumerate(NETBOX_FILES.items(), start=1)}
+NETBOX_STEPS = {
+    "sites": "Organization > Sites > Import.",
+    "manufacturers": "Devices > Manufacturers > Import.",
+    "rack-roles": "Racks > Rack Roles > Import.",
+    "device-roles": "Devices > Device Roles > Import.",
+    "device-types": "Devices > Device Types > Import, one YAML file at a time (Format YAML), or the\n"
+                    "   device-type library's import script pointed at this folder.",
+    "racks": "Racks > Racks > Import.",
+    "power-panels": "Power > Power Panels > Import.",
+    "power-feeds": "Power > Power Feeds > Import.",
+    "virtual-chassis": "Devices > Virtual Chassis > Import (a multi-rack system's devices, grouped).",
+    "devices": "Devices > Devices > Import.",
+    "interfaces": "Devices > Interfaces > Import (split lanes and planes: children of the types' ports).",
+    "cables": "Connections > Cables > Import (each end by its site, device and interface).",
+    "power-cables": "Connections > Cables > Import (feed to PDU inlet, PDU outlets to the devices' PSUs);\n"
+                    "   a feed's end names its panel in side_a_power_panel (NetBox's cable import since #21783).",
+}
 
 
 def _catalog(plan: Any, catalog: "CatalogSnapshot") -> "CatalogSnapshot":
@@ -98,17 +156,50 @@ def slurm_topology_yaml(plan: Any, catalog: "CatalogSnapshot", pattern_text: str
     return (header + "---\n" + body).encode("utf-8")
 
 
-def ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> bytes:
-    """The UFM Cable Validation Tool's point-to-point workbook: one sheet per InfiniBand fabric
-    (named after it), a header row then one row per cable. XlsxWriter in constant-memory mode:
-    rows go to the file as they come, in order (the cabling plan gives each fabric's cables
-    together, fabric after fabric); it writes a large sheet about 1.6 times as fast as
-    openpyxl's write-only mode (49,152 rows: 5.4 s against 9.1 s on a busy 2-core machine)."""
+def ufm_bundle(plan: Any, catalog: "CatalogSnapshot") -> bytes:
+    """A zip for the UFM Cable Validation Tool: its point-to-point workbook (`p2p.xlsx`, a sheet
+    per InfiniBand fabric) and the `hca_mapping.csv` of every host port number the workbook
+    uses, with a README."""
     catalog = _catalog(plan, catalog)
+    workbook, host_ports, ports_of = _ufm_workbook(plan, catalog)
+    mapping = io.StringIO()
+    csv.writer(mapping, lineterminator="\n").writerows([HCA_MAPPING_COLUMNS, *hca_mapping_rows(host_ports.most())])
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(UFM_WORKBOOK, workbook)
+        archive.writestr(UFM_HCA_MAPPING, mapping.getvalue())
+        archive.writestr("README.txt", _ufm_readme(plan, ports_of))
+    return buffer.getvalue()
+
+
+UFM_WORKBOOK = "p2p.xlsx"
+UFM_HCA_MAPPING = "hca_mapping.csv"
+
+
+def ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> bytes:
+    """The UFM Cable Validation Tool's point-to-point workbook alone (see `ufm_bundle`)."""
+    return _ufm_workbook(plan, _catalog(plan, catalog))[0]
+
+
+def _ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> tuple[bytes, HostPorts, dict[str, dict[str, int]]]:
+    """One sheet per InfiniBand fabric (named after it), a header row then one row per cable;
+    texts as text cells (never formulas), U and port numbers as number cells. XlsxWriter in
+    constant-memory mode: rows go to the file as they come, in order (the cabling plan gives
+    each fabric's cables together, fabric after fabric); it writes a large sheet about 1.6 times
+    as fast as openpyxl's write-only mode (49,152 rows: 5.4 s against 9.1 s on a busy 2-core
+    machine)."""
     fabrics = infiniband_fabrics(plan, catalog)
     require_infiniband(fabrics, fabric_technologies(plan, catalog))
+    cabling = plan_cabling(plan, catalog)
+    devices = list(plan_devices(plan, catalog, cabling))
+    shares = plan_system_shares(plan, catalog)
+    parts = plan_parts(devices, catalog, shares)
+    on_trays = MultiRackSystems(devices, shares)
+    part_of = {device.name: parts.get(device.slug) for device in devices}
+    host_ports = HostPorts(fabrics)
     buffer = io.BytesIO()
-    workbook = xlsxwriter.Workbook(buffer, {"constant_memory": True, "strings_to_formulas": False})
+    workbook = xlsxwriter.Workbook(buffer, {"constant_memory": True, "strings_to_formulas": False,
+                                            "strings_to_numbers": False})
     bold = workbook.add_format({"bold": True})
     sheets = {}
     for name in fabrics:
@@ -116,94 +207,193 @@ def ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> bytes:
         sheet.write_row(0, 0, UFM_COLUMNS, bold)
         sheet.freeze_panes(1, 0)
         sheets[name] = [sheet, 1]
-    for fabric, row in ufm_rows(cabling_rows(plan, catalog), fabrics):
-        sheet = sheets[fabric]
-        sheet[0].write_row(sheet[1], 0, row)
-        sheet[1] += 1
+    for fabric, row in ufm_rows(map(on_trays.row, cabling_rows(plan, catalog)), fabrics, part_of, host_ports):
+        sheet, at = sheets[fabric]
+        for column, value in enumerate(row):
+            if isinstance(value, str):
+                if value:
+                    sheet.write_string(at, column, value)
+            else:
+                sheet.write_number(at, column, value)
+        sheets[fabric][1] += 1
     workbook.close()
-    return buffer.getvalue()
+    return buffer.getvalue(), host_ports, {slug: numbers for slug, numbers in host_ports.numbers.items()}
+
+
+def _ufm_readme(plan: Any, ports_of: dict[str, dict[str, int]]) -> str:
+    lines = [f"UFM Cable Validation Tool files of the plan \u201c{plan.name}\u201d.", "",
+             f"{UFM_WORKBOOK}: the point-to-point file, one sheet per InfiniBand fabric.",
+             f"{UFM_HCA_MAPPING}: its host port numbers on HCAs (port n on mlx5_(n-1)); edit the names to",
+             "the hosts' own RDMA devices (`ibdev2netdev`) if they differ, and load it with the P2P file.", "",
+             "Host port numbers (the same on every fabric's sheet):"]
+    for slug, numbers in ports_of.items():
+        listed = ", ".join(f"{number} {name}" for name, number in numbers.items())
+        lines.append(f"  {slug}: {listed}")
+    return "\n".join(lines) + "\n"
 
 
 def _csv(columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> bytes:
+    """A CSV file whose every text cell is safe to open in a spreadsheet (`spreadsheet_text`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerows(chain([columns], rows))
+    writer.writerow(columns)
+    writer.writerows(_cells(row) for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 
-def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None) -> bytes:
-    """A zip: `device-types/<Manufacturer>/<model>.yaml` in the device-type library's format for
-    every part the plan racks, and NetBox bulk-import CSVs in import order (README.txt)."""
+def _cells(row: Iterable[Any]) -> list:
+    return [("true" if value else "false") if isinstance(value, bool) else spreadsheet_text(value) for value in row]
+
+
+class _IndentedDumper(yaml.SafeDumper):
+    """Sequences indented under their key, as the device-type library's yamllint wants them."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def device_type_yaml(data: dict) -> str:
+    """A device type as the library writes one: a `---` document, sequences indented."""
+    return yaml.dump(data, Dumper=_IndentedDumper, sort_keys=False, allow_unicode=True, explicit_start=True,
+                     width=1000)
+
+
+def bundle_device_prefix(site: str, device_prefix: str | None) -> str:
+    """The start of every device name: the site's slug by default; `device_prefix` instead
+    (empty: none), checked at `device_prefix`."""
+    if device_prefix is None:
+        return default_device_prefix(site)
+    if device_prefix == "":
+        return ""
+    if not DEVICE_PREFIX_PATTERN.match(device_prefix):
+        raise ScenarioError.at(DEVICE_PREFIX_FIELD, f"must be 1 to {DEVICE_PREFIX_LENGTH} letters, digits, '.', '_' "
+                               "or '-', starting with a letter or digit (or empty for none)")
+    return device_prefix if device_prefix.endswith(("-", ".", "_")) else device_prefix + "-"
+
+
+def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None,
+                  device_prefix: str | None = None) -> bytes:
+    """A zip of numbered files in NetBox's import order (README.txt gives the steps): the
+    site, manufacturers and roles, the device types in the device-type library's format, racks,
+    power panels and feeds, virtual chassis, devices, the plan's own interfaces (split lanes,
+    planes), cables and power cables. Every device name starts with `device_prefix` (default:
+    the site's slug), so a second plan's devices coexist with the first's in one NetBox."""
     catalog = _catalog(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
-    parts = plan_parts(devices, catalog)
+    shares = plan_system_shares(plan, catalog)
+    parts = plan_parts(devices, catalog, shares)
+    on_trays = MultiRackSystems(devices, shares)
     technologies = fabric_technologies(plan, catalog)
     site = plan.name or "plan"
-    slug_of = {device.name: device.slug for device in devices}
+    prefix = bundle_device_prefix(site, device_prefix)
+    part_of = {device.name: parts.get(device.slug) for device in devices}
     nodes = slurm_nodes(plan, catalog)
     pattern = node_pattern(pattern_text, nodes.count)
-    host_names = {
-        device.name: pattern.hostlist(range(index * nodes.per_system, (index + 1) * nodes.per_system))
-        for index, device in enumerate(device for device in devices if device.role == "node")
-    }
+    host_names = _host_names(devices, pattern, nodes.per_system)
+    own_interfaces = {part.slug: {item.name for item in type_interfaces(part)} for part in parts.values()}
+    plan_interfaces: dict[tuple[str, str], Interface] = {}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        cabled: dict[str, set[str]] = {}
         cables = 0
-        with archive.open("csv/5-cables.csv", "w", force_zip64=True) as member:
+        with archive.open(NETBOX_PATHS["cables"], "w", force_zip64=True) as member:
             text = io.TextIOWrapper(member, encoding="utf-8", newline="")
             writer = csv.writer(text, lineterminator="\n")
             writer.writerow(CABLE_COLUMNS)
-            for row in cabling_rows(plan, catalog):
+            for row in map(on_trays.row, cabling_rows(plan, catalog)):
+                fabric = row[16]
+                technology = technologies.get(fabric, "ethernet")
+                ends = []
                 for device, port in ((row[3], row[4]), (row[7], row[8])):
-                    cabled.setdefault(slug_of.get(device, ""), set()).add(port)
-                writer.writerow(cable_row(row))
+                    part = part_of.get(device)
+                    end = cable_end(part, port, fabric, technology)
+                    if part is None or end.name not in own_interfaces[part.slug]:
+                        plan_interfaces.setdefault((device, end.name), end)
+                    ends.append(end)
+                writer.writerow(_cells(cable_row(row, site, prefix, *ends)))
                 cables += 1
             text.flush()
             text.detach()
-        manufacturers = sorted({manufacturer_name(part.spec.vendor) for part in parts.values()})
+        types = {}
         for part in parts.values():
-            data = device_type(part, cabled.get(part.slug, ()), technologies)
-            archive.writestr(f"device-types/{data['manufacturer']}/{part.slug}.yaml",
-                             yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+            data = device_type(part)
+            types[part.slug] = data
+            path = f"{NETBOX_PATHS['device-types']}/{data['manufacturer']}/{data['model'].replace('/', '-')}.yaml"
+            archive.writestr(path, device_type_yaml(data))
+        manufacturers = sorted({data["manufacturer"] for data in types.values()})
         rack_list = list(rack_rows(plan, cabling.racks, catalog, site))
         kinds = sorted({row[3] for row in rack_list})
         roles = sorted({device.role for device in devices})
-        feeds = list(power_feed_rows(devices, catalog, site))
+        feeds = list(power_feed_rows(devices, catalog, site, prefix))
+        power = power_cable_rows(devices, parts, site, prefix)
+        chassis_rows, chassis = virtual_chassis(devices, parts, prefix)
         files = {
-            "csv/1-sites.csv": _csv(SITE_COLUMNS, [(site, slug(site), STATUS)]),
-            "csv/1-manufacturers.csv": _csv(MANUFACTURER_COLUMNS, [(name, slug(name)) for name in manufacturers]),
-            "csv/1-rack-roles.csv": _csv(ROLE_COLUMNS, [(kind, slug(kind), ROLE_COLORS.get(kind, "9e9e9e"))
-                                                      for kind in kinds]),
-            "csv/1-device-roles.csv": _csv(ROLE_COLUMNS, [(role, slug(role), DEVICE_ROLE_COLORS.get(role, "1f77b4"))
-                                                        for role in roles]),
-            "csv/2-racks.csv": _csv(RACK_COLUMNS, rack_list),
-            "csv/3-power-panels.csv": _csv(POWER_PANEL_COLUMNS, sorted({(row[0], row[1]) for row in feeds})),
-            "csv/3-power-feeds.csv": _csv(POWER_FEED_COLUMNS, feeds),
-            "csv/4-devices.csv": _csv(DEVICE_COLUMNS, device_rows(devices, parts, site, host_names)),
+            "sites": _csv(SITE_COLUMNS, [(site, slug(site), STATUS)]),
+            "manufacturers": _csv(MANUFACTURER_COLUMNS, [(name, slug(name)) for name in manufacturers]),
+            "rack-roles": _csv(ROLE_COLUMNS, [(kind, slug(kind), ROLE_COLORS.get(kind, "9e9e9e")) for kind in kinds]),
+            "device-roles": _csv(ROLE_COLUMNS, [(role, slug(role), DEVICE_ROLE_COLORS.get(role, "1f77b4"))
+                                                for role in roles]),
+            "racks": _csv(RACK_COLUMNS, rack_list),
+            "power-panels": _csv(POWER_PANEL_COLUMNS, sorted({(row[0], row[1]) for row in feeds})),
+            "power-feeds": _csv(POWER_FEED_COLUMNS, feeds),
+            "virtual-chassis": _csv(VIRTUAL_CHASSIS_COLUMNS, chassis_rows) if chassis_rows else None,
+            "devices": _csv(DEVICE_COLUMNS, device_rows(devices, parts, site, prefix, host_names, chassis)),
+            "interfaces": _csv(INTERFACE_COLUMNS, [interface_row(prefix + device, interface)
+                                                   for (device, _), interface in plan_interfaces.items()])
+            if plan_interfaces else None,
+            "power-cables": _csv(POWER_CABLE_COLUMNS, power.rows),
         }
+        present = [name for name in NETBOX_FILES if name in ("cables", "device-types") or files.get(name) is not None]
         for name, content in files.items():
-            archive.writestr(name, content)
-        archive.writestr("README.txt", _readme(plan, len(parts), len(rack_list), len(devices), cables, len(feeds)))
+            if content is not None:
+                archive.writestr(NETBOX_PATHS[name], content)
+        counts = {"device types": len(types), "racks": len(rack_list), "devices": len(devices),
+                  "interfaces of the plan": len(plan_interfaces), "virtual chassis": len(chassis_rows),
+                  "cables": cables, "power feeds": len(feeds), "power cables": len(power.rows)}
+        archive.writestr("README.txt", _readme(plan, site, prefix, present, counts, power.unpowered))
     return buffer.getvalue()
 
 
-def _readme(plan: Any, parts: int, racks: int, devices: int, cables: int, feeds: int) -> str:
-    return (
-        f"NetBox bundle of the plan \u201c{plan.name}\u201d: {parts} device types, {racks} racks, {devices} devices, "
-        f"{cables} cables, {feeds} power feeds.\n\n"
-        "1. Import the device types (device-types/, the community device-type library's format), e.g. with\n"
-        "   the library's import script or Devices > Device Types > Import, one YAML each.\n"
-        "2. Import the CSV files in the order of their numbers (Import in each object's list view):\n"
-        "   sites, manufacturers, rack roles and device roles; racks; power panels and feeds; devices;\n"
-        "   cables. Every object is `planned`. A device's description is its Slurm node name.\n"
-    )
+def _host_names(devices: list, pattern: Any, per_system: int) -> dict[str, str]:
+    """Node device -> its Slurm node names: a system's `per_system` names, a multi-rack
+    system's tray its own one."""
+    names, first = {}, 0
+    for device in devices:
+        if device.role != "node":
+            continue
+        count = 1 if device.chassis else per_system
+        names[device.name] = pattern.hostlist(range(first, first + count))
+        first += count
+    return names
 
 
-def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pattern_text: str | None = None) -> None:
+def _readme(plan: Any, site: str, prefix: str, present: list[str], counts: dict[str, int], unpowered: int) -> str:
+    figures = ", ".join(f"{count:,} {what}" for what, count in counts.items() if count)
+    steps = [f"{NETBOX_PATHS[name][:2]}. {NETBOX_PATHS[name]}: {NETBOX_STEPS[name]}" for name in present]
+    lines = [
+        f"NetBox bundle of the plan \u201c{plan.name}\u201d at the site \u201c{site}\u201d: {figures}.",
+        f"Every device name starts with \u201c{prefix}\u201d, so another plan's devices can share this NetBox."
+        if prefix else "Device names are the cabling plan's, without a site prefix.",
+        "",
+        "Import the files in the order of their numbers (NetBox 4.x; each CSV with Import in its object's list view):",
+        *steps,
+        "",
+        "Every rack, device and cable is `planned`. A node's description is its Slurm node name.",
+        "Objects other plans share (manufacturers, roles, device types): NetBox refuses a whole file when one of",
+        "its rows exists already; import into a NetBox that holds a previous plan's by leaving out the rows",
+        "it has (or push with manage.py push_nautobot for Nautobot, which finds them itself).",
+    ]
+    if unpowered:
+        lines.append(f"{unpowered:,} PSUs have no outlet: their racks' PDUs have too few outlets (or none).")
+    return "\n".join(lines) + "\n"
+
+
+def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pattern_text: str | None = None,
+                  device_prefix: str | None = None) -> None:
     """Raise the error the format would raise for this plan (before a job is queued for it)."""
     catalog = _catalog(plan, catalog)
+    if export_format == "netbox":
+        bundle_device_prefix(plan.name or "plan", device_prefix)
     node_pattern(pattern_text, slurm_nodes(plan, catalog).count)
     if export_format == "ufm-p2p":
         require_infiniband(infiniband_fabrics(plan, catalog), fabric_technologies(plan, catalog))

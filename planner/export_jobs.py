@@ -33,7 +33,7 @@ from planner.solver.plan import Plan
 
 PLAN_EXPORT_JOB = "plan_export"
 EXPORT_TITLES = {"cabling": "Cabling plan", "xlsx": "Workbook", "csv": "Bill of materials", "json": "Plan",
-                 "ufm-p2p": "UFM point-to-point workbook", "netbox": "NetBox bundle"}
+                 "ufm-p2p": "UFM point-to-point bundle", "netbox": "NetBox bundle"}
 ROWS_PER_WRITE = 5_000
 ZIP_CONTENT_TYPE = "application/zip"
 
@@ -55,13 +55,16 @@ def export_runs_as_job(plan: Plan, export_format: str) -> bool:
 
 
 def plan_export_job_enqueue(*, owner, export_format: str, scenario: Scenario | None = None,
-                            document: dict | None = None, node_pattern: str | None = None) -> Job:
+                            document: dict | None = None, node_pattern: str | None = None,
+                            device_prefix: str | None = None) -> Job:
     """The job exporting the plan of `scenario` (its current revision) or of a posted `document`
     (the owner's job of the same export when one is queued, running or done)."""
     check_export_format(export_format)
     parameters: dict = {"format": export_format}
     if node_pattern:
         parameters["node_pattern"] = node_pattern
+    if device_prefix is not None:
+        parameters["device_prefix"] = device_prefix
     if scenario is not None:
         parameters.update(scenario=scenario.pk, revision=scenario.revision)
         name = scenario.name
@@ -83,7 +86,8 @@ def plan_export_job(context: JobContext) -> JobOutput:
     stem = slugify(plan.name) or "plan"
     if export_format in STREAMED_EXPORTS:
         return _zipped_lines(context, plan, export_format, stem)
-    content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=context.parameters.get("node_pattern"))
+    content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=context.parameters.get("node_pattern"),
+                                                   device_prefix=context.parameters.get("device_prefix"))
     name = f"{stem}.{suffix}"
     (context.folder / name).write_bytes(content)
     return JobOutput(name, content_type)

@@ -27,8 +27,9 @@ from handoff.formats import (
     slurm_block_conf,
     slurm_topology_conf,
     slurm_topology_yaml,
-    ufm_workbook,
+    ufm_bundle,
 )
+from planner.solver.cells import FORMULA_STARTS, spreadsheet_text  # noqa: F401 (the exports' rule, re-exported)
 from planner.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
@@ -58,19 +59,6 @@ XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml
 
 def plan_export_json(plan: dict[str, Any]) -> bytes:
     return (json.dumps(plan, indent=2) + "\n").encode("utf-8")
-
-
-FORMULA_STARTS = frozenset("=+-@\t\r")
-"""First characters that make a spreadsheet read a text as a formula (OWASP, "CSV Injection")."""
-
-
-def spreadsheet_text(value: Any) -> Any:
-    """A text that a spreadsheet would run as a formula, made plain text by a leading apostrophe
-    (which spreadsheets show as text and do not display); numbers and other texts unchanged.
-    Names, slugs and notes come from users: `=HYPERLINK(...)` must not become a live cell."""
-    if isinstance(value, str) and value and value[0] in FORMULA_STARTS:
-        return "'" + value
-    return value
 
 
 def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
@@ -256,7 +244,7 @@ HANDOFF_EXPORTS = {
     "slurm-topology": (slurm_topology_conf, "text/plain; charset=utf-8", "topology.conf"),
     "slurm-block": (slurm_block_conf, "text/plain; charset=utf-8", "block-topology.conf"),
     "slurm-yaml": (slurm_topology_yaml, "application/yaml; charset=utf-8", "topology.yaml"),
-    "ufm-p2p": (ufm_workbook, XLSX_CONTENT_TYPE, "ufm-p2p.xlsx"),
+    "ufm-p2p": (ufm_bundle, "application/zip", "ufm-p2p.zip"),
     "netbox": (netbox_bundle, "application/zip", "netbox.zip"),
 }
 """Exports made whole from the `Plan` and its catalog (handoff/formats.py)."""
@@ -320,10 +308,12 @@ def plan_export_lines(
 
 
 def plan_export_of(
-    plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None, node_pattern: str | None = None
+    plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None, node_pattern: str | None = None,
+    device_prefix: str | None = None,
 ) -> tuple[bytes, str, str]:
     """A whole (not streamed) export of the `Plan`: its bytes, content type and file name suffix.
-    `node_pattern` names the Slurm nodes (`gpu####`) in the formats that list them."""
+    `node_pattern` names the Slurm nodes (`gpu####`) in the formats that list them;
+    `device_prefix` starts the NetBox bundle's device names (default: the site's slug)."""
     check_export_format(export_format)
     if export_format not in HANDOFF_EXPORTS:
         return plan_export(plan.to_dict(), export_format)
@@ -333,12 +323,17 @@ def plan_export_of(
 
         catalog = catalog_snapshot()
     make, content_type, suffix = HANDOFF_EXPORTS[export_format]
-    content = make(plan, catalog, node_pattern) if export_format in NODE_PATTERN_EXPORTS else make(plan, catalog)
+    if export_format == "netbox":
+        content = make(plan, catalog, node_pattern, device_prefix)
+    elif export_format in NODE_PATTERN_EXPORTS:
+        content = make(plan, catalog, node_pattern)
+    else:
+        content = make(plan, catalog)
     return content, content_type, suffix
 
 
 def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None,
-                 node_pattern: str | None = None) -> None:
+                 node_pattern: str | None = None, device_prefix: str | None = None) -> None:
     """Raise, naming the field, when the plan cannot give this export (a bad format or node
     pattern, a UFM file without InfiniBand, ...), before any work is queued for it."""
     check_export_format(export_format)
@@ -348,7 +343,7 @@ def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot 
             from planner.catalog import catalog_snapshot
 
             catalog = catalog_snapshot()
-        handoff_check(plan, catalog, export_format, node_pattern)
+        handoff_check(plan, catalog, export_format, node_pattern, device_prefix)
 
 
 def export_available(plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None) -> bool:

@@ -117,7 +117,8 @@ inside `power_kw`; the cabling plan leaves these vendor-made links out.
 
 Not yet: a switch rack tied to its own supernode on the floor (the floor spreads the switch
 racks over the compute rows in order), scale-up links in the cabling plan and the hand-offs
-(NetBox places the system in its first rack), and a system's own rack footprint (it takes
+(the NetBox bundle has a device per server in its own rack and the scale-up switching in the
+system's switch racks, one virtual chassis, but no cable between them), and a system's own rack footprint (it takes
 GB200 NVL72's 600 x 1,068 mm).
 """
 

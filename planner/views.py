@@ -52,7 +52,7 @@ EXPORT_LABELS = {
     "slurm-topology": "Slurm topology.conf (tree)",
     "slurm-block": "Slurm topology.conf (blocks)",
     "slurm-yaml": "Slurm topology.yaml",
-    "ufm-p2p": "UFM point-to-point (XLSX)",
+    "ufm-p2p": "UFM point-to-point (ZIP)",
     "netbox": "NetBox bundle (ZIP)",
 }
 """Exports of the API, linked from the dashboard once the API serves them (the JSON plan has

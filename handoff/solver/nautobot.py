@@ -22,17 +22,19 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from fabric.solver.cabling import cabling_rows
-from handoff.solver.devices import plan_cabling, plan_devices
+from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies
 from handoff.solver.netbox import (
     DEVICE_ROLE_COLORS,
     ROLE_COLORS,
+    cable_end,
     cable_row,
     device_rows,
     device_type,
     plan_parts,
     power_feed_rows,
     rack_rows,
+    type_interfaces,
 )
 
 if TYPE_CHECKING:
@@ -111,7 +113,9 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
         catalog = catalog.with_components(plan.inputs)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
-    parts = plan_parts(devices, catalog)
+    shares = plan_system_shares(plan, catalog)
+    parts = plan_parts(devices, catalog, shares)
+    on_trays = MultiRackSystems(devices, shares)
     technologies = fabric_technologies(plan, catalog)
     site = location or plan.name or "plan"
     desired = Desired(site)
@@ -123,37 +127,44 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
     desired.add("locations", (site,), {"name": site, "location_type": Ref("location_types", (LOCATION_TYPE,)),
                                        "status": status})
 
-    slug_of = {device.name: device.slug for device in devices}
-    cabled: dict[str, set[str]] = {}
+    part_of = {device.name: parts.get(device.slug) for device in devices}
+    own_interfaces = {part.slug: {item.name for item in type_interfaces(part)} for part in parts.values()}
+    plan_interfaces: dict[tuple[str, str], Any] = {}
     cables = []
-    for row in cabling_rows(plan, catalog):
+    for row in map(on_trays.row, cabling_rows(plan, catalog)):
+        fabric = row[16]
+        ends = []
         for device, port in ((row[3], row[4]), (row[7], row[8])):
-            cabled.setdefault(slug_of.get(device, ""), set()).add(port)
-        cables.append(cable_row(row))
+            part = part_of.get(device)
+            end = cable_end(part, port, fabric, technologies.get(fabric, "ethernet"))
+            if part is None or end.name not in own_interfaces[part.slug]:
+                plan_interfaces.setdefault((device, end.name), end)
+            ends.append(end)
+        cables.append(cable_row(row, site, "", *ends))
 
     interfaces_of: dict[str, list[dict]] = {}
     for part in parts.values():
-        data = device_type(part, cabled.get(part.slug, ()), technologies)
+        data = device_type(part)
         manufacturer = data["manufacturer"]
         desired.add("manufacturers", (manufacturer,), {"name": manufacturer})
         type_key = (manufacturer, data["model"])
         desired.add("device_types", type_key, {
             "manufacturer": Ref("manufacturers", (manufacturer,)), "model": data["model"],
-            "part_number": data["part_number"], "u_height": data["u_height"],
+            "part_number": data.get("part_number", ""), "u_height": data["u_height"],
             "is_full_depth": data["is_full_depth"], "comments": data["comments"],
         })
         type_ref = Ref("device_types", type_key)
-        for interface in data["interfaces"]:
+        for interface in data.get("interfaces", []):
             desired.add("interface_templates", (*type_key, interface["name"]), {
                 "device_type": type_ref, "name": interface["name"], "type": interface["type"],
-                "mgmt_only": interface["mgmt_only"],
+                "mgmt_only": interface.get("mgmt_only", False),
             })
         for port in data.get("power-ports", []):
             desired.add("power_port_templates", (*type_key, port["name"]), {
                 "device_type": type_ref, "name": port["name"], "type": port["type"],
-                "maximum_draw": port["maximum_draw"] if port["maximum_draw"] <= MAX_DRAW_LIMIT_W else None,
+                "maximum_draw": port.get("maximum_draw") if port.get("maximum_draw", 0) <= MAX_DRAW_LIMIT_W else None,
             })
-        interfaces_of[part.slug] = data["interfaces"]
+        interfaces_of[part.slug] = data.get("interfaces", [])
 
     rack_list = list(rack_rows(plan, cabling.racks, catalog, site))
     rack_numbers = {cabling.racks.label(number): number for number in range(1, len(rack_list) + 1)}
@@ -177,7 +188,7 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
         desired.add("roles", key, {"name": role, "color": DEVICE_ROLE_COLORS.get(role, (fields or {}).get(
             "color", "1f77b4")), "content_types": content_types})
     for device, row in zip(devices, device_rows(devices, parts, site), strict=True):
-        name, role, manufacturer, model, _, _, rack, position, face, _ = row
+        name, role, manufacturer, model, _, _, rack, position, face, _, _, _ = row
         desired.add("devices", (name,), {
             "name": name, "device_type": Ref("device_types", (manufacturer, model)), "role": Ref("roles", (role,)),
             "location": location_ref, "status": status, "rack": Ref("racks", (site, rack)) if rack else None,
@@ -186,8 +197,14 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
         for interface in interfaces_of.get(device.slug, ()):
             desired.add("interfaces", (name, interface["name"]), {
                 "device": Ref("devices", (name,)), "name": interface["name"], "type": interface["type"],
-                "mgmt_only": interface["mgmt_only"], "status": status,
+                "mgmt_only": interface.get("mgmt_only", False), "status": status,
             })
+
+    for (device, name), interface in plan_interfaces.items():
+        desired.add("interfaces", (device, name), {
+            "device": Ref("devices", (device,)), "name": name, "type": interface.type,
+            "mgmt_only": interface.mgmt_only, "status": status,
+        })
 
     for feed in power_feed_rows(devices, catalog, site):
         _, panel, rack, name, _, feed_type, supply, phase, voltage, amperage, utilization = feed
@@ -198,7 +215,7 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
             "amperage": amperage, "max_utilization": utilization,
         })
 
-    for a_device, _, a_port, b_device, _, b_port, kind, _, label, length, unit in cables:
+    for _, a_device, _, a_port, _, b_device, _, b_port, kind, _, label, length, unit in cables:
         length, unit = whole_length(length, unit)
         desired.add("cables", cable_key((a_device, a_port), (b_device, b_port)), {
             "termination_a_type": INTERFACE_OBJECT, "termination_a_id": Ref("interfaces", (a_device, a_port)),

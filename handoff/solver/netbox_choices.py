@@ -30,7 +30,8 @@ INTERFACE_TYPES = frozenset({
     "other",
 })
 POWER_PORT_TYPES = frozenset({"iec-60320-c14", "iec-60320-c20", "hardwired"})
-CABLE_TYPES = frozenset({"cat6a", "dac-active", "dac-passive", "aoc", "mmf-om4", "smf-os2", ""})
+POWER_OUTLET_TYPES = frozenset({"iec-60320-c19"})
+CABLE_TYPES = frozenset({"cat6a", "dac-active", "dac-passive", "aoc", "mmf-om4", "smf-os2", "power", ""})
 
 ETHERNET_INTERFACE_BY_GBPS = {
     1: "1000base-t", 10: "10gbase-x-sfpp", 25: "25gbase-x-sfp28", 100: "100gbase-x-qsfp28",

@@ -130,6 +130,11 @@ def _export_body(content_type: str):
     return SLURM_TOPOLOGY_YAML if media_type == YAML_MEDIA_TYPE else OpenApiTypes.BINARY
 
 
+DEVICE_PREFIX = OpenApiParameter(
+    "device_prefix", str, OpenApiParameter.QUERY, required=False,
+    description="netbox: the start of every device name, so that several plans share one NetBox "
+    "(default: the site's slug; empty for none; up to 24 letters, digits, '.', '_' or '-').",
+)
 EXPORT_RESPONSES = {
     **{
         (200, content_type.split(";")[0]): _export_body(content_type)
@@ -143,22 +148,24 @@ EXPORT_RESPONSES = {
 def export_response(request, plan, export_format: str, *, scenario=None, document=None):
     """The export, streamed or whole; or, for a heavy one, the job that makes it (202)."""
     node_pattern = request.query_params.get("node_pattern")
-    check_export(plan, export_format, node_pattern=node_pattern)
+    device_prefix = request.query_params.get("device_prefix")
+    check_export(plan, export_format, node_pattern=node_pattern, device_prefix=device_prefix)
     if export_runs_as_job(plan, export_format):
         return _export_job(request, plan, export_format, scenario=scenario, document=document,
-                           node_pattern=node_pattern)
+                           node_pattern=node_pattern, device_prefix=device_prefix)
     if export_format in STREAMED_EXPORTS:
         lines, content_type, suffix = plan_export_lines(plan, export_format)
         response = StreamingHttpResponse(lines, content_type=content_type)
     else:
-        content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=node_pattern)
+        content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=node_pattern,
+                                                       device_prefix=device_prefix)
         response = HttpResponse(content, content_type=content_type)
     filename = f"{slugify(plan.name) or 'plan'}.{suffix}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def _export_job(request, plan, export_format, *, scenario, document, node_pattern=None):
+def _export_job(request, plan, export_format, *, scenario, document, node_pattern=None, device_prefix=None):
     if not request.user.is_authenticated:
         raise InfeasibleError.at(
             "format",
@@ -169,7 +176,7 @@ def _export_job(request, plan, export_format, *, scenario, document, node_patter
     try:
         job = plan_export_job_enqueue(
             owner=request.user, export_format=export_format, scenario=scenario, document=document,
-            node_pattern=node_pattern,
+            node_pattern=node_pattern, device_prefix=device_prefix,
         )
     except TooManyJobs as error:
         raise TooManyJobsError(str(error)) from None
@@ -183,7 +190,7 @@ class PlanExportView(APIView):
     throttle_classes = [AnonymousPlanThrottle]
     parser_classes = PlanView.parser_classes
 
-    @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT, NODE_PATTERN],
+    @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT, NODE_PATTERN, DEVICE_PREFIX],
                    responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
         plan = plan_document(request.data)
@@ -193,7 +200,7 @@ class PlanExportView(APIView):
 class ScenarioExportView(APIView):
     """Download the plan of a saved scenario's current revision in one format."""
 
-    @extend_schema(parameters=[EXPORT_FORMAT, NODE_PATTERN], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
+    @extend_schema(parameters=[EXPORT_FORMAT, NODE_PATTERN, DEVICE_PREFIX], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
     def get(self, request, pk, export_format):
         scenario = scenario_get(owner=request.user, pk=pk)
         return export_response(request, scenario_plan(scenario=scenario), export_format, scenario=scenario)

@@ -30,8 +30,7 @@ def scenario_4su(user):
 @pytest.mark.parametrize(("export_format", "content_type", "filename"), [
     ("slurm-topology", "text/plain; charset=utf-8", "dgx-h100-superpod-4-scalable-units.topology.conf"),
     ("slurm-yaml", "application/yaml; charset=utf-8", "dgx-h100-superpod-4-scalable-units.topology.yaml"),
-    ("ufm-p2p", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-     "dgx-h100-superpod-4-scalable-units.ufm-p2p.xlsx"),
+    ("ufm-p2p", "application/zip", "dgx-h100-superpod-4-scalable-units.ufm-p2p.zip"),
     ("netbox", "application/zip", "dgx-h100-superpod-4-scalable-units.netbox.zip"),
 ])
 def test_a_saved_scenarios_hand_off_files_download_from_the_api(user_api, scenario_4su, export_format,
@@ -45,9 +44,22 @@ def test_a_saved_scenarios_hand_off_files_download_from_the_api(user_api, scenar
     elif export_format == "slurm-yaml":
         assert yaml.safe_load(response.content)[0]["topology"] == "tree"
     elif export_format == "ufm-p2p":
-        assert load_workbook(io.BytesIO(response.content)).sheetnames == ["compute"]
+        archive = zipfile.ZipFile(io.BytesIO(response.content))
+        assert sorted(archive.namelist()) == ["README.txt", "hca_mapping.csv", "p2p.xlsx"]
+        assert load_workbook(io.BytesIO(archive.read("p2p.xlsx"))).sheetnames == ["compute"]
     else:
-        assert "csv/5-cables.csv" in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+        assert "12-cables.csv" in zipfile.ZipFile(io.BytesIO(response.content)).namelist()
+
+
+def test_the_device_prefix_names_the_netbox_devices_and_a_bad_one_is_400(api):
+    document = example_document("dgx-h100-4su.yaml")
+    response = api.post("/api/v1/plan/export.netbox?device_prefix=dc2", document, format="json")
+    assert response.status_code == 200
+    devices = zipfile.ZipFile(io.BytesIO(response.content)).read("10-devices.csv").decode().splitlines()
+    assert devices[1].startswith("dc2-r001-node-01,")
+    refused = api.post("/api/v1/plan/export.netbox?device_prefix=%3Dcmd", document, format="json")
+    assert refused.status_code == 400
+    assert "device_prefix" in refused.content.decode()
 
 
 def test_the_node_pattern_names_the_nodes_of_a_posted_document(api):
@@ -94,7 +106,7 @@ def test_a_heavy_netbox_bundle_is_a_job_whose_file_is_the_bundle(user_api, user,
     job.refresh_from_db()
     assert job.status == "done", job.error
     archive = zipfile.ZipFile(job_result_file(job))
-    devices = archive.read("csv/4-devices.csv").decode().splitlines()
+    devices = archive.read("10-devices.csv").decode().splitlines()
     assert devices[1].endswith(",n0001")
     # Slurm's files do not grow with the cables: they stay while-you-wait.
     assert user_api.get(f"/api/v1/scenarios/{scenario_4su.pk}/export.slurm-topology").status_code == 200

@@ -27,15 +27,15 @@ def desired_4su(plan_4su, catalog):
 
 
 def bundle_rows(plan, catalog, name: str) -> list[dict]:
-    with zipfile.ZipFile(io.BytesIO(netbox_bundle(plan, catalog))) as archive:
+    with zipfile.ZipFile(io.BytesIO(netbox_bundle(plan, catalog, device_prefix=""))) as archive:
         return list(csv.DictReader(io.StringIO(archive.read(name).decode("utf-8"))))
 
 
 def test_objects_are_the_netbox_bundles(desired_4su, plan_4su, catalog):
-    racks = bundle_rows(plan_4su, catalog, "csv/2-racks.csv")
-    devices = bundle_rows(plan_4su, catalog, "csv/4-devices.csv")
-    cables = bundle_rows(plan_4su, catalog, "csv/5-cables.csv")
-    feeds = bundle_rows(plan_4su, catalog, "csv/3-power-feeds.csv")
+    racks = bundle_rows(plan_4su, catalog, "06-racks.csv")
+    devices = bundle_rows(plan_4su, catalog, "10-devices.csv")
+    cables = bundle_rows(plan_4su, catalog, "12-cables.csv")
+    feeds = bundle_rows(plan_4su, catalog, "08-power-feeds.csv")
     site = desired_4su.location
     assert set(desired_4su.objects["racks"]) == {(site, row["name"]) for row in racks}
     assert set(desired_4su.objects["devices"]) == {(row["name"],) for row in devices}

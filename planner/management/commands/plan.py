@@ -16,7 +16,7 @@ from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from planner.solver.errors import ScenarioError
 
 EXIT_BAD_SCENARIO = 2
-BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm-p2p": "a UFM point-to-point workbook", "netbox": "a NetBox bundle (zip)"}
+BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm-p2p": "a UFM bundle (zip: point-to-point workbook and hca_mapping)", "netbox": "a NetBox bundle (zip)"}
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         "Plan a scenario document (JSON or YAML). Prints the plan (json), the bill of materials "
         "(csv), the point-to-point cabling plan (cabling, CSV written line by line), Slurm's topology "
         "(slurm: topology.conf for topology/tree; slurm-block: for topology/block; slurm-yaml: "
-        "topology.yaml) or writes a workbook (xlsx), the UFM point-to-point workbook (ufm) or a NetBox "
+        "topology.yaml) or writes a workbook (xlsx), the UFM bundle (ufm: point-to-point workbook and hca_mapping, a zip) or a NetBox "
         "bundle (netbox, a zip), these three with --output; or prints one line per bad field on "
         "stderr and exits with status 2."
     )
@@ -37,8 +37,12 @@ class Command(BaseCommand):
             "--node-pattern", dest="node_pattern",
             help="Slurm node names: one run of # for the zero-padded number (default gpu####).",
         )
+        parser.add_argument(
+            "--device-prefix", dest="device_prefix",
+            help="netbox: the start of every device name (default: the site's slug; '' for none).",
+        )
 
-    def handle(self, *args, scenario_file, output, format, node_pattern=None, **options):
+    def handle(self, *args, scenario_file, output, format, node_pattern=None, device_prefix=None, **options):
         try:
             if format in BINARY_EXPORTS and not output:
                 raise ScenarioError.at("--output", f"{BINARY_NAMES[format]} is binary: name the file to write")
@@ -50,7 +54,7 @@ class Command(BaseCommand):
                 else:
                     self._stream(lines)
                 return
-            content, _, _ = plan_export_of(plan, format, node_pattern=node_pattern)
+            content, _, _ = plan_export_of(plan, format, node_pattern=node_pattern, device_prefix=device_prefix)
             if output:
                 _write(output, content)
             else:
