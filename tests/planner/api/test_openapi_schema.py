@@ -11,6 +11,7 @@ from referencing.jsonschema import DRAFT202012
 
 from planner.api.schema import COMPONENTS_PREFIX
 from planner.scenario_json_schema import document_definitions, plan_definitions
+from tests.planner.test_scenario_json_schema import leaf_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -35,21 +36,6 @@ def operation(openapi, method, path):
 
 def body_schema(openapi, method, path, code, media_type="application/json"):
     return operation(openapi, method, path)["responses"][str(code)]["content"][media_type]["schema"]
-
-
-def leaf_errors(error):
-    """The errors under `error` that name a key: the document is a oneOf of one object per
-    alternative (compute or pools), and an editor shows the errors of the alternative the
-    document takes (the one whose required key it has), as jsonschema's best_match does."""
-    if error.validator != "oneOf" or not error.context:
-        return [error]
-    branches: dict[int, list] = {}
-    for child in error.context:
-        branches.setdefault(child.relative_schema_path[0], []).append(child)
-    taken = [errors for errors in branches.values()
-             if not any(child.validator == "required" and not child.relative_path for child in errors)]
-    chosen = taken[0] if len(taken) == 1 else min(branches.values(), key=len)
-    return [leaf for child in chosen for leaf in leaf_errors(child)]
 
 
 def component_validator(openapi, name):
