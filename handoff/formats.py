@@ -379,9 +379,9 @@ def _readme(plan: Any, site: str, prefix: str, present: list[str], counts: dict[
         *steps,
         "",
         "Every rack, device and cable is `planned`. A node's description is its Slurm node name.",
-        "Objects other plans share (manufacturers, roles, device types): NetBox refuses a whole file when one of",
-        "its rows exists already; import into a NetBox that holds a previous plan's by leaving out the rows",
-        "it has (or push with manage.py push_nautobot for Nautobot, which finds them itself).",
+        "Objects other plans share (manufacturers, roles, device types), and the site when this plan was",
+        "imported before: NetBox refuses a whole file when one of its rows exists already; import into a",
+        "NetBox that holds them by leaving out the rows it has (push_nautobot finds them itself in Nautobot).",
     ]
     if unpowered:
         lines.append(f"{unpowered:,} PSUs have no outlet: their racks' PDUs have too few outlets (or none).")
