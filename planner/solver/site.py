@@ -396,20 +396,25 @@ def _fabrics_and_racks(
         return fabrics, facility, packed
     # The cables counted where they stand, and the racks packed again with their optics, until
     # the packing places every device where the cables were measured with the PDUs oob serves.
-    for _ in range(PDU_ROUNDS):
-        placed = placement_key(facility.racks)
+    def counted_where_placed() -> dict[str, FabricResult]:
         cabled_pools = {pool.spec.name: CabledPool(pool.system.slug, pool.compute, packed[pool.spec.name])
                         for pool in pools}
-        counted = counted_fabrics(
+        return counted_fabrics(
             CabledPlan(fabrics, facility.racks, site_compute(pools), storage, scenario, cabled_pools), catalog
         )
+
+    for _ in range(PDU_ROUNDS):
+        placed = placement_key(facility.racks)
+        counted = counted_where_placed()
         facility, packed = racks_for(counted)
         if scenario.fabrics.oob is not None and rack_pdu_counts(facility.racks) != pdus:
             pdus = rack_pdu_counts(facility.racks)
             fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, pdus)}
         elif placement_key(facility.racks) == placed:
             return counted, facility, packed
-    return counted, facility, packed
+    # Not settled in the rounds: the BOM's cables are counted where the devices now stand, as
+    # the cabling plan lays them (the racks keep the optics of the last count).
+    return counted_where_placed(), facility, packed
 
 
 @dataclass(frozen=True)

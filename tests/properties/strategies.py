@@ -33,7 +33,7 @@ RATIOS = (1, 1.5, 2, 3, 4, 7)
 
 
 def ratios():
-    return st.one_of(st.sampled_from(RATIOS), st.floats(0.25, 64))
+    return st.one_of(st.floats(0.25, 64), st.sampled_from(RATIOS))
 NIC_GBPS = (1, 25, 100, 200, 400, 800)
 CUSTOM_SYSTEM = "custom-gpu-node"
 CUSTOM_SWITCH = "custom-switch"
@@ -107,8 +107,9 @@ def custom_switches(draw, min_gbps: float) -> dict:
     port_gbps = draw(st.sampled_from([g for g in (100, 200, 400, 800, 1600) if g >= min_gbps] or [min_gbps]))
     ports = draw(st.one_of(st.sampled_from([8, 16, 24, 32, 48, 64, 128]), st.integers(8, 576)))
     uplinks = draw(st.sampled_from([0, 0, 0, 2, 4, 8]))
-    # Twin-port cages only without fixed uplinks (SwitchSpec refuses both).
+    # Twin-port cages only without fixed uplinks (SwitchSpec refuses both), on an even radix.
     ports_per_cage = draw(st.sampled_from([1, 2])) if not uplinks else 1
+    ports -= ports % ports_per_cage
     return {
         "slug": CUSTOM_SWITCH, "name": "Custom switch", "price_usd": 10000, "ports": ports,
         "port_gbps": port_gbps, "ports_per_cage": ports_per_cage,
