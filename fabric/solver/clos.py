@@ -226,13 +226,13 @@ def _pod(
 
 def _reaching(
     pod: _Pod, cores: int, leaves: int, leaf_uplinks: int, spine_up_links: int,
-    spine_uplinks_for: Callable[[int], int],
+    spine_uplinks_for: Callable[[int], int], full_pod_uplinks: int,
 ) -> _Pod | None:
-    """The pod with a link to each of `cores`: its spines cable more uplinks (up to their up
-    links), then it takes more spines (up to a leaf's uplinks, dealt a link at a time). A small
-    last pod carries few leaf links, so by the ratio alone its spines would cable fewer uplinks
-    than there are cores."""
-    spines = max(pod.spines, math.ceil(cores / max(spine_up_links, 1)))
+    """The pod with a link to each of `cores`: its spines cable more uplinks (up to a full pod's
+    spine's, so that those stay the tier's figure), then it takes more spines (up to a leaf's
+    uplinks, dealt a link at a time). A small last pod carries few leaf links, so by the ratio
+    alone its spines would cable fewer uplinks than there are cores."""
+    spines = max(pod.spines, math.ceil(cores / max(min(spine_up_links, full_pod_uplinks), 1)))
     if spines > leaf_uplinks:
         return None
     down_used = math.ceil(leaves * leaf_uplinks / spines) if spines != pod.spines else pod.down_links_used
@@ -282,7 +282,7 @@ def three_tier_counts(
             return None
         links = (pods - 1) * full.core_links + last.core_links
         last = _reaching(last, upper_tier_bound(links, core_ports), last_leaves, leaf_uplinks, up_links,
-                         spine_uplinks_for)
+                         spine_uplinks_for, full.uplinks)
         if last is None:
             return None
         if last.unit != full.unit:  # both pods' leaves dealt alike, a link at a time

@@ -255,23 +255,23 @@ def _layout(
         spine_ports = spine if counts.tiers == 3 else spine_two
         up_split = spine.up_split if counts.tiers == 3 else 1
         spine_ratio = asked = None
-        up_ports_used = 0
+        up_ports_used = spine_up = 0
         if counts.tiers == 3:
             full_pods = counts.pods - 1
             up_ports_used = (full_pods * counts.spines_per_pod * math.ceil(counts.spine_uplinks / up_split)
                              + counts.last_pod_spines * math.ceil(counts.last_pod_spine_uplinks / up_split))
-            spine_ratio = max(
-                delivered_oversubscription(down * leaf.up_link_gbps, up, spine.up_link_gbps)
-                for down, up in ((counts.spine_down_links_used, counts.spine_uplinks),
-                                 (counts.last_pod_spine_down_links_used, counts.last_pod_spine_uplinks))
-            )
+            # The tier's figures are those of the spines that cable the most uplinks: a full
+            # pod's, or a partly filled last pod's whose fewer spines each carry more leaf links.
+            down, spine_up = (counts.spine_down_links_used, counts.spine_uplinks)
+            if counts.last_pod_spine_uplinks > counts.spine_uplinks:
+                down, spine_up = (counts.last_pod_spine_down_links_used, counts.last_pod_spine_uplinks)
+            spine_ratio = delivered_oversubscription(down * leaf.up_link_gbps, spine_up, spine.up_link_gbps)
             asked = over.spine
         tiers.append(
             TierLayout(
                 "spine", spine_switch, counts.spines, {"network_rack": counts.spines},
                 math.ceil(counts.leaf_spine_links / spine_ports.split) + up_ports_used,
-                spine_ports.down_links,
-                max(counts.spine_uplinks, counts.last_pod_spine_uplinks) if counts.tiers == 3 else 0,
+                spine_ports.down_links, spine_up,
                 spine_ports.down_ports, spine_ports.split, up_split, spine_ratio, 0, asked,
                 counts.spine_core_unit,
             )
