@@ -391,12 +391,17 @@ def dealt(lower: np.ndarray, link: np.ndarray, links_of_lower, links_of_full_low
     lower + link // unit goes to upper g mod S, its links as down links (g // S) x unit + link
     mod unit, so that the uppers' loads differ by one unit at most. The last lower switch (a pod
     of fewer spines) may have fewer links than the full ones before it."""
-    per_pair = np.maximum(links_of_lower // uppers, 1)
-    balanced = (links_of_lower % uppers == 0) & (links_of_full_lower % uppers == 0)
+    balanced = (np.asarray(links_of_lower) % uppers == 0) & (links_of_full_lower % np.asarray(uppers) == 0)
+    if np.all(balanced):  # the usual case: one of the two rules for every link, not both
+        per_pair = np.maximum(links_of_lower // uppers, 1)
+        return link // per_pair, lower * (links_of_full_lower // uppers) + link % per_pair
     dealt_down, dealt_upper = np.divmod(lower * (links_of_full_lower // unit) + link // unit, uppers)
+    dealt_down = dealt_down * unit + link % unit
+    if not np.any(balanced):
+        return dealt_upper, dealt_down
+    per_pair = np.maximum(links_of_lower // uppers, 1)
     upper = np.where(balanced, link // per_pair, dealt_upper)
-    down = np.where(balanced, lower * (links_of_full_lower // uppers) + link % per_pair,
-                    dealt_down * unit + link % unit)
+    down = np.where(balanced, lower * (links_of_full_lower // uppers) + link % per_pair, dealt_down)
     return upper, down
 
 
