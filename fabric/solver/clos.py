@@ -258,7 +258,7 @@ def three_tier_counts(
 
     Pods follow `pod_leaves`; each pod's spines follow `upper_tier` over its own leaves (the last
     pod's too, so a partly filled pod buys only what its leaves need). Each spine cables
-    `spine_uplinks_for(down links it uses)` uplinks (`ports.uplinks_for_used_ports`). The cores
+    `spine_uplinks_for(down links it uses)` uplinks (`ports.uplinks_for_down_gbps`). The cores
     take every pod's spine uplinks dealt in turn (`upper_tier` with the pods as lower switches),
     so that every core reaches every pod: C = ceil(spine-core links / core ports), or a divisor of
     a pod's uplinks close to it. Al-Fares k-ary fat tree: k pods of k/2 + k/2 switches and (k/2)^2
