@@ -29,7 +29,7 @@ from handoff.formats import (
     slurm_topology_yaml,
     ufm_bundle,
 )
-from planner.solver.cells import FORMULA_STARTS, spreadsheet_text  # noqa: F401 (the exports' rule, re-exported)
+from planner.solver.cells import spreadsheet_text
 from planner.solver.errors import ScenarioError
 
 if TYPE_CHECKING:

@@ -73,7 +73,8 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
     refusal = None
     try:
         at_native = _clos_layout(context, native, rails, leaf_role)
-        if spec.tiers == 3 or (at_native.tier_count <= 2 and _ratio_miss(at_native) <= RATIO_WARNING_SHARE):
+        close_enough = ratio_miss(at_native.tiers[0]) <= RATIO_WARNING_SHARE
+        if spec.tiers == 3 or (at_native.tier_count <= 2 and close_enough):
             return at_native
     except InfeasibleError as error:
         at_native, refusal = None, error
@@ -88,7 +89,7 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
     if at_native is None or at_split.tier_count < at_native.tier_count:
         needs = "more tiers than asked" if at_native is None else f"{at_native.tier_count} tiers"
         because = f"the fabric would need {needs}, split it needs {at_split.tier_count}"
-    elif _ratio_miss(at_split) < _ratio_miss(at_native):
+    elif ratio_miss(at_split.tiers[0]) < ratio_miss(at_native.tiers[0]):
         leaf = at_native.tiers[0]
         because = (f"its leaves would deliver {leaf.oversubscription:.3g}:1 where "
                    f"{leaf.oversubscription_asked:g}:1 was asked (whole uplinks of {native:g} Gb/s)")
@@ -101,12 +102,11 @@ def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role:
     return replace(at_split, warnings=at_split.warnings + (why,))
 
 
-def _ratio_miss(layout: PlaneLayout) -> float:
-    """How far the leaves' delivered ratio is from the asked one, as a share of it."""
-    leaf = layout.tiers[0]
-    if leaf.oversubscription is None or not leaf.oversubscription_asked:
+def ratio_miss(tier: TierLayout) -> float:
+    """|delivered / asked - 1| of a tier's down:up ratio; 0 where it has none (the top tier)."""
+    if tier.oversubscription is None or not tier.oversubscription_asked:
         return 0.0
-    return abs(leaf.oversubscription / leaf.oversubscription_asked - 1)
+    return abs(tier.oversubscription / tier.oversubscription_asked - 1)
 
 
 def _clos_layout(context: FabricContext, up_gbps: float, rails: int | None, leaf_role: str) -> PlaneLayout:
@@ -332,9 +332,9 @@ def delivered_ratio_warnings(name: str, tiers: list[TierLayout], counts: ClosCou
     hold them and the modules at both ends of each link."""
     warnings = []
     for tier, above in zip(tiers, tiers[1:]):
-        delivered, asked = tier.oversubscription, tier.oversubscription_asked
-        if delivered is None or asked is None or abs(delivered / asked - 1) <= RATIO_WARNING_SHARE:
+        if ratio_miss(tier) <= RATIO_WARNING_SHARE:
             continue
+        delivered, asked = tier.oversubscription, tier.oversubscription_asked
         exact = tier.up_links_per_switch * delivered / asked
         extra = round(tier.switches * (tier.up_links_per_switch - exact))
         upper = math.ceil(abs(extra) / max(above.down_links_per_switch, 1))
