@@ -31,8 +31,12 @@ CHUNK_LINKS = 4_096
 COUNT_CHUNK_LINKS = 1 << 15
 """Links measured at once for counting: fewer, larger steps, their arrays still in cache."""
 SAMPLE_LINKS = 8_192
-"""Links of a segment, at most, that estimate the optics' power before the cables are counted
+"""Links of a segment, about, that estimate the optics' power before the cables are counted
 (every link of a smaller segment)."""
+SAMPLE_BLOCK_LINKS = 32
+"""Consecutive links a sample takes at once: a cage's links are near each other in a segment's
+order (a leaf's uplinks side by side, a spine's down ports a leaf's uplinks apart), so a block
+holds most cages whole, and a sampled cage holds the module its longest link needs."""
 
 
 @dataclass(frozen=True)
@@ -171,12 +175,27 @@ class SegmentCables:
         }
         self.by_length = LengthTable(*(np.zeros(0, dtype=np.int64),) * 4)
 
-    def chunks(self, size: int = CHUNK_LINKS, stride: int = 1) -> Iterator[CableChunk]:
-        """Chunks of `size` links, in order; with a stride, only every stride-th link."""
+    def chunks(self, size: int = CHUNK_LINKS) -> Iterator[CableChunk]:
+        """Chunks of `size` links, in order."""
         per_plane = self.link.count // self.fabric.planes
         for plane in range(self.fabric.planes):
-            for start in range(0, per_plane, size * stride):
-                yield self._chunk(plane, np.arange(start, min(start + size * stride, per_plane), stride))
+            for start in range(0, per_plane, size):
+                yield self._chunk(plane, np.arange(start, min(start + size, per_plane)))
+
+    def sample(self, sample_links: int) -> Iterator[tuple[CableChunk, float]]:
+        """About `sample_links` links of the segment, spread over its planes in evenly spaced blocks of
+        SAMPLE_BLOCK_LINKS consecutive links, with the links each sampled one stands for; every
+        link of a smaller segment."""
+        planes = self.fabric.planes
+        per_plane = self.link.count // planes
+        blocks = max(sample_links // (SAMPLE_BLOCK_LINKS * planes), 1)
+        if blocks * SAMPLE_BLOCK_LINKS >= per_plane:
+            index = np.arange(per_plane)
+        else:
+            starts = np.arange(blocks) * (per_plane // blocks)
+            index = (starts[:, None] + np.arange(SAMPLE_BLOCK_LINKS)).ravel()
+        for plane in range(planes):
+            yield self._chunk(plane, index), per_plane / len(index)
 
     def _chunk(self, plane: int, index: np.ndarray) -> CableChunk:
         lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, index)
@@ -330,49 +349,53 @@ def _count_segment(
     cables: SegmentCables, held: dict[str, np.ndarray], holders: dict[str, str | None],
     used: dict[str, np.ndarray], chunk_links: int,
 ) -> tuple[SegmentCount, dict[str, float]]:
+    """The segment's links tallied by length over its chunks (what a cable is follows from its
+    length), and its cables, media and active cables' power read once from the tally."""
     link, choices = cables.link, cables.choices
     catalog_cables = cables.cabling.cables
-    counts: dict[tuple, int] = {}
-    media_counts: dict[str, int] = {}
+    active_end_w = np.array([
+        catalog_cables[choice.cable].power_w if choice.cable and choice.media in ("acc", "aoc") else 0.0
+        for choice in choices
+    ])
     cable_w: dict[str, float] = {}
     segment_cages: dict[str, np.ndarray] = {}
-    missing_cable = missing_module = links_total = 0
-    measured, length_sum_dm, longest_dm = False, 0, 0
-    for chunk in cables.chunks(chunk_links):
+    tally = first_chunk = np.zeros(0, dtype=np.int64)
+    measured = False
+    for number, chunk in enumerate(cables.chunks(chunk_links)):
         length_dm, cables_of_length = chunk.lengths()
         table = cables.by_length
         for end, side in ((chunk.lower, "lower_needs"), (chunk.upper, "upper_needs")):
             if end.devices not in held:
                 held[end.devices] = np.full(end.cages, NO_MODULE)
                 holders[end.devices] = end.holder
-            marked = segment_cages.setdefault(end.devices, np.zeros(end.cages, dtype=bool))
+            if end.devices not in segment_cages:
+                segment_cages[end.devices] = np.zeros(end.cages, dtype=bool)
+            marked = segment_cages[end.devices]
             distinct = set(getattr(table, side)[length_dm].tolist())
             # the links' needs one by one only where they differ
             needs = getattr(chunk, side) if len(distinct) > 1 else None
             _raise_to_needs(held[end.devices], marked, end.cage, needs, distinct)
             if end.native is not None:
-                used.setdefault(end.devices, np.zeros(end.natives, dtype=bool))[end.native] = True
+                if end.devices not in used:
+                    used[end.devices] = np.zeros(end.natives, dtype=bool)
+                used[end.devices][end.native] = True
         measured = measured or chunk.measured
-        links_total += len(chunk)
-        length_sum_dm += int(length_dm @ cables_of_length)
-        longest_dm = max(longest_dm, int(length_dm[-1]))
-        kinds, kind_of = np.unique(table.choice[length_dm] * (1 << 32) + table.stock_dm[length_dm], return_inverse=True)
-        for code, number in zip(kinds.tolist(), np.bincount(kind_of, weights=cables_of_length).tolist()):
-            index, stock_dm = divmod(code, 1 << 32)
-            number = int(number)
-            choice = choices[index]
-            media_counts[choice.media] = media_counts.get(choice.media, 0) + number
-            if choice.cable is None:
-                missing_cable += number
-                continue
-            if choice.media == "fiber" and (choice.lower_module is None or choice.upper_module is None):
-                missing_module += number
-            key = (choice.media, choice.cable, stock_dm / DM_PER_M)
-            counts[key] = counts.get(key, 0) + number
-            per_end_w = catalog_cables[choice.cable].power_w if choice.media in ("acc", "aoc") else 0.0
-            for holder in (chunk.lower.holder, chunk.upper.holder):
-                if per_end_w and holder:
-                    cable_w[holder] = cable_w.get(holder, 0.0) + number * per_end_w
+        if len(tally) <= length_dm[-1]:
+            grown = max(2 * len(tally), int(length_dm[-1]) + 1)
+            tally = np.concatenate([tally, np.zeros(grown - len(tally), dtype=np.int64)])
+            first_chunk = np.concatenate([first_chunk, np.zeros(grown - len(first_chunk), dtype=np.int64)])
+        first_chunk[length_dm[tally[length_dm] == 0]] = number
+        tally[length_dm] += cables_of_length
+        chunk_w = float(cables_of_length @ active_end_w[table.choice[length_dm]])
+        for holder in (chunk.lower.holder, chunk.upper.holder):
+            if chunk_w and holder:
+                cable_w[holder] = cable_w.get(holder, 0.0) + chunk_w
+    length_dm = np.flatnonzero(tally)
+    links_of_length = tally[length_dm]
+    links_total = int(links_of_length.sum())
+    length_sum_dm, longest_dm = int(length_dm @ links_of_length), int(length_dm[-1])
+    counts, media_counts, missing_cable, missing_module = _kinds(cables, length_dm, links_of_length,
+                                                                 first_chunk[length_dm])
     warnings = []
     where = f"the {cables.fabric.name} fabric's {link.segment} links"
     if missing_cable:
@@ -398,13 +421,44 @@ def _count_segment(
     return SegmentCount(counted, counts, tuple(warnings), link), cable_w
 
 
+def _kinds(cables: SegmentCables, length_dm: np.ndarray, links_of_length: np.ndarray, first_chunk: np.ndarray):
+    """Cables by (medium, part, stock length) and links by medium from the links' lengths, with
+    the links that have no cable or no module; kinds in the order the chunks first meet them."""
+    table, choices = cables.by_length, cables.choices
+    choice = table.choice[length_dm]
+    # a link with no cable has no stock length: one kind whatever it measures
+    has_cable = np.array([item.cable is not None for item in choices])
+    code = choice * (1 << 32) + np.where(has_cable[choice], table.stock_dm[length_dm], 0)
+    kinds, kind_of = np.unique(code, return_inverse=True)
+    numbers = np.bincount(kind_of, weights=links_of_length).astype(np.int64)
+    met = np.full(len(kinds), np.iinfo(np.int64).max)
+    np.minimum.at(met, kind_of, first_chunk)
+    order = np.lexsort((kinds, met))
+    counts: dict[tuple, int] = {}
+    media_counts: dict[str, int] = {}
+    missing_cable = missing_module = 0
+    for code, number in zip(kinds[order].tolist(), numbers[order].tolist()):
+        index, stock_dm = divmod(code, 1 << 32)
+        choice = choices[index]
+        media_counts[choice.media] = media_counts.get(choice.media, 0) + number
+        if choice.cable is None:
+            missing_cable += number
+            continue
+        if choice.media == "fiber" and (choice.lower_module is None or choice.upper_module is None):
+            missing_module += number
+        key = (choice.media, choice.cable, stock_dm / DM_PER_M)
+        counts[key] = counts.get(key, 0) + number
+    return counts, media_counts, missing_cable, missing_module
+
+
 def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int = SAMPLE_LINKS) -> dict[str, float]:
     """Module and active cable power [W] by the slug of the device that holds them, estimated
-    from evenly spaced links, about `sample_links` of each segment: each link end carries its
-    share of its cage's module (the module's power over the links of a full cage) and of an
-    active cable's power. Where every link is sampled and a cage's links all need the same
-    module, that is the count. It packs the racks before the cables are counted where they
-    stand (`planner.solver.pipeline`); no plan figure comes from it."""
+    from about `sample_links` links of each segment in blocks of consecutive links
+    (`SegmentCables.sample`): each link end carries its share of its cage's module (the power of
+    the longest-reach module that the cage's sampled links need, over the links of a full cage)
+    and of an active cable's power. Where every link is sampled and no cage spans two segments,
+    that is the count. It packs the racks before the cables are counted where they stand
+    (`planner.solver.pipeline`); no plan figure comes from it."""
     module_w = np.array([cabling.transceivers[slug].power_w for slug in cabling.module_order] + [0.0])
     watts: dict[str, float] = {}
     for cables in segments:
@@ -412,14 +466,13 @@ def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int =
             cabling.cables[choice.cable].power_w if choice.cable and choice.media in ("acc", "aoc") else 0.0
             for choice in cables.choices
         ])
-        stride = max(-(-cables.link.count // sample_links), 1)
-        for chunk in cables.chunks(COUNT_CHUNK_LINKS, stride):
-            length_dm, links = chunk.lengths()
-            links = links * stride
-            table = cables.by_length
-            for end, needs in ((chunk.lower, table.lower_needs), (chunk.upper, table.upper_needs)):
+        for chunk, links_per_sampled in cables.sample(sample_links):
+            for end, needs in ((chunk.lower, chunk.lower_needs), (chunk.upper, chunk.upper_needs)):
                 if end.holder:
+                    cages, cage_of = np.unique(end.cage, return_inverse=True)
+                    cage_needs = np.full(len(cages), NO_MODULE)
+                    np.maximum.at(cage_needs, cage_of, needs)
                     # NO_MODULE (-1) takes the last entry, no power
-                    per_link_w = module_w[needs[length_dm]] / end.links_per_cage + cable_end_w[table.choice[length_dm]]
-                    watts[end.holder] = watts.get(end.holder, 0.0) + float(links @ per_link_w)
+                    per_link_w = module_w[cage_needs[cage_of]] / end.links_per_cage + cable_end_w[chunk.choice]
+                    watts[end.holder] = watts.get(end.holder, 0.0) + links_per_sampled * float(per_link_w.sum())
     return watts

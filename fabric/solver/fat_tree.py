@@ -260,12 +260,16 @@ def _layout(
             full_pods = counts.pods - 1
             up_ports_used = (full_pods * counts.spines_per_pod * math.ceil(counts.spine_uplinks / up_split)
                              + counts.last_pod_spines * math.ceil(counts.last_pod_spine_uplinks / up_split))
-            # The tier's figures are those of the spines that cable the most uplinks: a full
-            # pod's, or a partly filled last pod's whose fewer spines each carry more leaf links.
-            down, spine_up = (counts.spine_down_links_used, counts.spine_uplinks)
-            if counts.last_pod_spine_uplinks > counts.spine_uplinks:
-                down, spine_up = (counts.last_pod_spine_down_links_used, counts.last_pod_spine_uplinks)
-            spine_ratio = delivered_oversubscription(down * leaf.up_link_gbps, spine_up, spine.up_link_gbps)
+            # The tier's links are those of the spines that cable the most uplinks (a full pod's,
+            # or a partly filled last pod's whose fewer spines each carry more leaf links); its
+            # ratio is the most oversubscribed pod's, the one a flow between pods is bound by.
+            pods = [(counts.spine_down_links_used, counts.spine_uplinks),
+                    (counts.last_pod_spine_down_links_used, counts.last_pod_spine_uplinks)]
+            down, spine_up = max(pods, key=lambda pod: pod[1])
+            spine_ratio = max(
+                delivered_oversubscription(down_used * leaf.up_link_gbps, up, spine.up_link_gbps)
+                for down_used, up in pods
+            )
             asked = over.spine
         tiers.append(
             TierLayout(
