@@ -469,10 +469,23 @@ def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int =
         for chunk, links_per_sampled in cables.sample(sample_links):
             for end, needs in ((chunk.lower, chunk.lower_needs), (chunk.upper, chunk.upper_needs)):
                 if end.holder:
-                    cages, cage_of = np.unique(end.cage, return_inverse=True)
-                    cage_needs = np.full(len(cages), NO_MODULE)
-                    np.maximum.at(cage_needs, cage_of, needs)
+                    if end.links_per_cage > 1 and needs.min() != needs.max():
+                        needs = _cage_needs(end.cage, end.cages, needs)
                     # NO_MODULE (-1) takes the last entry, no power
-                    per_link_w = module_w[cage_needs[cage_of]] / end.links_per_cage + cable_end_w[chunk.choice]
+                    per_link_w = module_w[needs] / end.links_per_cage + cable_end_w[chunk.choice]
                     watts[end.holder] = watts.get(end.holder, 0.0) + links_per_sampled * float(per_link_w.sum())
     return watts
+
+
+def _cage_needs(cage: np.ndarray, cages: int, needs: np.ndarray) -> np.ndarray:
+    """Each link's need raised to the longest-reach need of the links in its cage (`cages`
+    dense cage ids)."""
+    if cages <= 64 * len(cage):
+        cage_of = cage
+    else:  # a sample of a large segment: its own cages numbered densely
+        _, cage_of = np.unique(cage, return_inverse=True)
+        cages = int(cage_of.max()) + 1
+    held = np.full(cages, NO_MODULE)
+    for rank in np.unique(needs).tolist():  # few ranks: one pass each, in ascending order
+        held[cage_of[needs == rank]] = rank
+    return held[cage_of]

@@ -5,6 +5,7 @@ from dataclasses import replace
 from typing import Any
 
 from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
+from fabric.solver.cabling_links import SAMPLE_LINKS
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import fabric_part_counts, plan_fabrics
@@ -180,8 +181,8 @@ racks (they agree after one to three)."""
 CABLING_ROUNDS = 10
 """Count-and-pack rounds, the PDUs joining oob included (they agree after one to three)."""
 ESTIMATE_ROUNDS = 3
-"""Sampled estimates of the optics' power before the cables are counted: a second where the
-first moved devices between racks (a sample costs a few per cent of a count)."""
+"""Sampled estimates of the optics' power before the cables are counted: another where the
+last moved devices between racks (a sample costs a few per cent of a large count)."""
 
 
 def _fabrics_and_racks(
@@ -344,7 +345,8 @@ def _fabrics_and_racks(
                 cache[settled_key] = (fabrics, racks_spec)
             return fabrics, powered()
         cabled = CabledPlan(fabrics, racks, compute, storage, scenario)
-        if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS):
+        if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
+                                and _sampled(fabrics)):
             # The engine's optics take one length per segment: first pack with the optics of a
             # sample of the cables where they stand, which often moves switches between racks,
             # and again where they moved, so that the full count is made once, where they end up.
@@ -377,6 +379,12 @@ def _fabrics_and_racks(
                 f"than the modules the cabling plan holds."
             )
     return (counted if fabrics else fabrics), facility
+
+
+def _sampled(fabrics: dict[str, FabricResult]) -> bool:
+    """Whether the optics' estimate samples a segment (where it takes every link, estimating
+    again costs what the count does)."""
+    return any(link.count > SAMPLE_LINKS for fabric in fabrics.values() for link in fabric.links)
 
 
 def racks_optics_kw(reserve: dict[str, float], counted: dict[str, FabricResult]) -> dict[str, float]:
