@@ -480,7 +480,7 @@ def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int =
 def _cage_needs(cage: np.ndarray, cages: int, needs: np.ndarray) -> np.ndarray:
     """Each link's need raised to the longest-reach need of the links in its cage (`cages`
     dense cage ids)."""
-    if cages <= 64 * len(cage):
+    if cages <= 8 * len(cage):
         cage_of = cage
     else:  # a sample of a large segment: its own cages numbered densely
         _, cage_of = np.unique(cage, return_inverse=True)

@@ -182,7 +182,8 @@ CABLING_ROUNDS = 10
 """Count-and-pack rounds, the PDUs joining oob included (they agree after one to three)."""
 ESTIMATE_ROUNDS = 3
 """Sampled estimates of the optics' power before the cables are counted: another where the
-last moved devices between racks (a sample costs a few per cent of a large count)."""
+last moved devices between racks, where the sample is at most 1 / ESTIMATE_SHARE of the links."""
+ESTIMATE_SHARE = 4
 
 
 def _fabrics_and_racks(
@@ -382,9 +383,10 @@ def _fabrics_and_racks(
 
 
 def _sampled(fabrics: dict[str, FabricResult]) -> bool:
-    """Whether the optics' estimate samples a segment (where it takes every link, estimating
-    again costs what the count does)."""
-    return any(link.count > SAMPLE_LINKS for fabric in fabrics.values() for link in fabric.links)
+    """Whether the optics' estimate samples at most a quarter of the links: only then is another
+    estimate worth making before the count (otherwise it costs about what the count does)."""
+    links = [link.count for fabric in fabrics.values() for link in fabric.links]
+    return sum(links) >= ESTIMATE_SHARE * sum(min(count, SAMPLE_LINKS) for count in links)
 
 
 def racks_optics_kw(reserve: dict[str, float], counted: dict[str, FabricResult]) -> dict[str, float]:
