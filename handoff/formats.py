@@ -1,6 +1,6 @@
 """The hand-off files as bytes: Slurm topology (tree, blocks, YAML), the UFM point-to-point
 workbook and the NetBox bundle (a zip). Made from the `Plan` and the catalog it was made with;
-no Django here (planner/exports.py registers these and the views serve them).
+no Django here (handoff/exports.py registers these and the views serve them).
 """
 
 import csv
@@ -65,11 +65,11 @@ from handoff.solver.ufm import (
     require_infiniband,
     ufm_rows,
 )
-from planner.solver.cells import spreadsheet_text
-from planner.solver.errors import ScenarioError
+from core.solver.cells import spreadsheet_text
+from core.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 DEVICE_PREFIX_FIELD = "device_prefix"
 DEVICE_PREFIX_PATTERN = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9._-]{{0,{DEVICE_PREFIX_LENGTH - 1}}}$")

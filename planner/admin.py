@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from planner.catalog_edits import catalog_part_save, catalog_parts_delete
+from catalog.edits import catalog_part_save, catalog_parts_delete
 from planner.models import CatalogVersion, Scenario, ScenarioRevision, Server, System
 
 

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
-from planner.catalog import CatalogSource, catalog_sources
-from planner.catalog_cache import watch_catalog_rows
+from catalog.rows import CatalogSource, catalog_sources
+from catalog.cache import watch_catalog_rows
 
 
 class PlannerConfig(AppConfig):

@@ -5,8 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from planner.part_models import catalog_part_model
-from planner.solver.parts import ServerSpec, SystemSpec
+from catalog.part_models import catalog_part_model
+from catalog.solver.parts import ServerSpec, SystemSpec
 
 System = catalog_part_model("System", SystemSpec, __name__, "systems")
 Server = catalog_part_model("Server", ServerSpec, __name__, "servers")

@@ -24,7 +24,7 @@ from typing import Any, Literal, get_args, get_origin
 
 from planner.solver.plan import Plan
 from planner.solver.scenario import ScenarioSpec
-from planner.solver.schema import MAX_LIST_ITEMS, MAX_TEXT_LENGTH, FieldInfo, spec_fields
+from core.solver.schema import MAX_LIST_ITEMS, MAX_TEXT_LENGTH, FieldInfo, spec_fields
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 STANDALONE_PREFIX = "#/$defs/"

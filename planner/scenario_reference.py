@@ -6,7 +6,7 @@ import typing
 from typing import Any, Literal, get_args, get_origin
 
 from planner.solver.scenario import ScenarioSpec
-from planner.solver.schema import spec_fields
+from core.solver.schema import spec_fields
 
 HEADER = """# Scenario keys
 

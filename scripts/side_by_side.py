@@ -9,7 +9,7 @@ load average is printed with the table.
 
 A worker reads one JSON request a line on stdin, {"document": ..., "measure": "plan" |
 "cabling"}, and answers {"ms": CPU ms} or {"error": "..."}; it uses only
-`planner.solver.pipeline.plan_scenario`, `planner.catalog.catalog_snapshot_from_files` and
+`planner.solver.pipeline.plan_scenario`, `catalog.rows.catalog_snapshot_from_files` and
 `fabric.solver.cabling.cabling_rows`, which both sides have.
 """
 
@@ -23,10 +23,10 @@ from pathlib import Path
 WORKER = r"""
 import json, os, sys, time
 sys.path.insert(0, os.getcwd())
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 import django
 django.setup()
-from planner.catalog import catalog_snapshot_from_files
+from catalog.rows import catalog_snapshot_from_files
 from planner.solver.pipeline import plan_scenario
 from fabric.solver.cabling import cabling_rows
 catalog = catalog_snapshot_from_files()

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from planner.editor_labels import in_sentence
-from planner.plots import COLORS, FONT, PALETTE
-from planner.words import words_of
+from workspace.editor.labels import in_sentence
+from workspace.plots.figures import COLORS, FONT, PALETTE
+from workspace.words import words_of
 from sweeps.forms import SweepField, plan_key_label
 from sweeps.solver.spec import KEY_FIGURES
 

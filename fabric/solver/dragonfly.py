@@ -16,8 +16,8 @@ from fabric.solver.layout import (
     switch_end,
 )
 from fabric.solver.ports import port_split_ways
-from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.schema import spec_field
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.schema import spec_field
 
 
 @dataclass(frozen=True)

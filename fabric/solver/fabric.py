@@ -26,7 +26,7 @@ from fabric.solver.figures import (
     optics_power_w,
     switch_power_kw,
 )
-from fabric.solver.interfaces import EndpointGroup
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout
 from fabric.solver.media import link_choice, stock_length_m
 from fabric.solver.ports import inter_switch_rate_problem, port_split_ways
@@ -41,11 +41,11 @@ from fabric.solver.results import (
 )
 from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.bom import PartCount
-from planner.solver.errors import ScenarioError
-from planner.solver.parts import SystemSpec
+from core.solver.errors import ScenarioError
+from catalog.solver.parts import SystemSpec
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 """oob last: it serves the management ports of the other fabrics' switches."""

@@ -34,7 +34,7 @@ from fabric.solver.ports import (
     switch_ports,
     uplinks_for_down_gbps,
 )
-from planner.solver.errors import InfeasibleError, ScenarioError
+from core.solver.errors import InfeasibleError, ScenarioError
 
 
 def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role: str = "leaf") -> PlaneLayout:

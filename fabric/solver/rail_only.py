@@ -10,7 +10,7 @@ import math
 from dataclasses import replace
 
 from fabric.solver.fat_tree import fat_tree_layout
-from fabric.solver.interfaces import EndpointGroup
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout, switch_end
 from fabric.solver.ports import port_split_ways
 

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from fabric.solver.dragonfly import DragonflySpec
 from fabric.solver.media import LinkLengthsSpec, OpticalMedia
-from planner.solver.schema import spec_field
+from core.solver.schema import spec_field
 
 
 def _oversubscription_shorthand(value: Any) -> Any:

@@ -4,8 +4,8 @@ scenario's quotes, and totals by category."""
 import math
 from dataclasses import dataclass
 
-from planner.solver.catalog import CatalogSnapshot
-from planner.solver.parts import SystemSpec
+from catalog.solver.snapshot import CatalogSnapshot
+from catalog.solver.parts import SystemSpec
 from planner.solver.scenario import SparesSpec
 
 BOM_CATEGORIES = (

@@ -25,7 +25,7 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from planner.solver.errors import DOCUMENT_PATH, ScenarioError, join_path, printable
+from core.solver.errors import DOCUMENT_PATH, ScenarioError, join_path, printable
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
 """A scenario is a few kilobytes; a megabyte is far beyond any real one."""

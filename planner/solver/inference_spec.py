@@ -8,7 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from planner.solver.schema import spec_field
+from core.solver.schema import spec_field
 
 InferencePrecision = Literal["fp16", "bf16", "fp8", "fp4"]
 BenchmarkScenario = Literal["offline", "server", "interactive"]

@@ -43,7 +43,7 @@ from planner.solver.tco import capex_by_category_usd, facility_build_usd
 from power.solver.facility import HOURS_PER_YEAR
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
     from planner.solver.plan import Plan
     from planner.solver.scenario import ScenarioSpec
 

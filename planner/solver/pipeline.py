@@ -11,11 +11,11 @@ from fabric.solver.fabric import fabric_part_counts, plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver import site
 from planner.solver.bom import BomLine, PartCount, bom_lines, bom_sources, system_part_counts
-from planner.solver.catalog import CatalogSnapshot, check_references
+from catalog.solver.snapshot import CatalogSnapshot, check_references
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.inference import InferenceResult, size_inference
-from planner.solver.management import server_groups
-from planner.solver.parts import SystemSpec
+from core.solver.management import server_groups
+from catalog.solver.parts import SystemSpec
 from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
 from planner.solver.reliability import (

@@ -28,17 +28,17 @@ from fabric.solver.fabric import plan_fabric, plan_fabrics
 from fabric.solver.results import FabricResult
 from fabric.solver.specs import FabricsSpec
 from planner.solver.bom import bom_sources, system_part_counts
-from planner.solver.catalog import CatalogSnapshot
+from catalog.solver.snapshot import CatalogSnapshot
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
-from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
+from core.solver.errors import FieldError, InfeasibleError, ScenarioError
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.token_cost import (
     inference_with_token_cost,
     pool_tco_share_usd,
     site_usd_per_million_output_tokens,
 )
-from planner.solver.management import server_groups
-from planner.solver.parts import SystemSpec
+from core.solver.management import server_groups
+from catalog.solver.parts import SystemSpec
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
 from planner.solver.scenario import PoolSpec, ScenarioSpec
 from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed

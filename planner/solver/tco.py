@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 
 from planner.solver.bom import BomLine, bom_totals_by_category_usd
-from planner.solver.errors import InfeasibleError
+from core.solver.errors import InfeasibleError
 from planner.solver.scenario import FinanceSpec
 from power.solver.cooling_plant import BOUGHT_WITH_CLUSTER, COVERED_BY
 from power.solver.facility import HOURS_PER_YEAR

@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from fabric.models import Switch
-from planner.catalog import catalog_snapshot, catalog_sources
-from planner.catalog_edits import catalog_load
+from catalog.rows import catalog_snapshot, catalog_sources
+from catalog.edits import catalog_load
 from planner.models import System
 
 REQUIRED_SLUGS = {

@@ -5,8 +5,8 @@ import pytest
 from django.core.cache import cache
 from django.db import transaction
 
-from planner import catalog_cache
-from planner.catalog import catalog_snapshot
+from catalog import cache as catalog_cache
+from catalog.rows import catalog_snapshot
 from planner.models import System
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ import pytest
 from django.forms.models import model_to_dict
 
 from fabric.models import Switch
-from planner.catalog import catalog_digest, catalog_rows
-from planner.catalog_versions import FOUND_ON_SAVE, catalog_changes
+from catalog.rows import catalog_digest, catalog_rows
+from catalog.versions import FOUND_ON_SAVE, catalog_changes
 from planner.models import CatalogVersion, ScenarioRevision
 from planner.selectors import revision_current
 from planner.services import scenario_create, scenario_plan, scenario_update

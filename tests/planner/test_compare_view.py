@@ -8,9 +8,9 @@ import pytest
 import yaml
 from django.urls import reverse
 
-from planner import dashboard
+from workspace.dashboard import sections as dashboard
 from planner.key_figures import compare_groups, compared_figures
-from planner.plots import compare_figures as compare_charts
+from workspace.plots.figures import compare_figures as compare_charts
 from planner.services import plan_document, scenario_create
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
-"""The plan page's lead screen and the plan's values in words (planner.dashboard_lead,
-planner.plan_text)."""
+"""The plan page's lead screen and the plan's values in words (workspace.dashboard.lead,
+workspace.dashboard.plan_text)."""
 
 import re
 from pathlib import Path
@@ -10,15 +10,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
-from planner.dashboard import (
+from workspace.dashboard.sections import (
     attach_charts,
     part_names,
     plan_figures,
     plan_sections,
     warning_lines,
 )
-from planner.dashboard_lead import lead_screen
-from planner.plan_text import Shown, short_name, with_part_names
+from workspace.dashboard.lead import lead_screen
+from workspace.dashboard.plan_text import Shown, short_name, with_part_names
 from planner.services import scenario_create
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario

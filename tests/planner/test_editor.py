@@ -9,13 +9,13 @@ import pytest
 import yaml
 from django.http import QueryDict
 
-from planner.editor import ScenarioEditor
-from planner.editor_fields import walk_spec
-from planner.editor_labels import field_label
-from planner.editor_values import convert_text
-from planner.solver.catalog import CatalogSnapshot
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.fields import walk_spec
+from workspace.editor.labels import field_label
+from workspace.editor.values import convert_text
+from catalog.solver.snapshot import CatalogSnapshot
 from planner.solver.scenario import ScenarioSpec
-from planner.solver.schema import spec_field
+from core.solver.schema import spec_field
 
 KINDS = {field.name for field in dataclasses.fields(CatalogSnapshot)}
 

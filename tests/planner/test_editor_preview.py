@@ -11,10 +11,10 @@ import yaml
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from planner import plots
-from planner.catalog import catalog_snapshot
-from planner.editor import ScenarioEditor
-from planner.editor_preview import (
+from workspace.plots import figures as plots
+from catalog.rows import catalog_snapshot
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.preview import (
     MAX_WARNING_LINES,
     MINUS,
     FigureChange,

@@ -6,7 +6,7 @@ import json
 import pytest
 from django.http import QueryDict
 
-from planner.editor import ScenarioEditor
+from workspace.editor.form import ScenarioEditor
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
 

@@ -6,9 +6,9 @@ import pytest
 import yaml
 from django.http import QueryDict
 
-from planner.editor import ScenarioEditor
-from planner.editor_sizes import read_sizes, sizes_text
-from planner.form_input import InputError
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.sizes import read_sizes, sizes_text
+from workspace.editor.form_input import InputError
 from planner.solver.phase_spec import PhasePoolSpec, PhaseStorageSpec
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

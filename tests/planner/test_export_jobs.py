@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from jobs.models import Job
 from jobs.services import job_result_file
 from jobs.worker import Worker
-from planner.export_jobs import plan_export_job_enqueue
+from handoff.export_jobs import plan_export_job_enqueue
 from planner.models import Scenario
 
 pytestmark = pytest.mark.django_db

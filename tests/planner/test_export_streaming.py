@@ -6,9 +6,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from planner.catalog import catalog_snapshot_from_files
-from planner.export_jobs import plan_cable_count
-from planner.exports import plan_export_lines
+from catalog.rows import catalog_snapshot_from_files
+from handoff.export_jobs import plan_cable_count
+from handoff.exports import plan_export_lines
 from planner.solver.pipeline import plan_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

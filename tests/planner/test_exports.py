@@ -8,8 +8,8 @@ import pytest
 from openpyxl import load_workbook
 
 from fabric.solver.cabling import CABLING_COLUMNS
-from planner.exports import plan_export, plan_export_lines
-from planner.solver.errors import ScenarioError
+from handoff.exports import plan_export, plan_export_lines
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 H100_4SU = {

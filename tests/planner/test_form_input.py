@@ -4,8 +4,8 @@ from typing import Literal
 
 import pytest
 
-from planner.editor_values import InputError, convert_text
-from planner.form_input import percent_text, read_number
+from workspace.editor.values import InputError, convert_text
+from workspace.editor.form_input import percent_text, read_number
 
 
 @pytest.mark.parametrize(

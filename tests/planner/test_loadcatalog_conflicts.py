@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 
 from fabric.models import Switch
-from planner import catalog_edits
-from planner.catalog_edits import merge_edited_part
+from catalog import edits as catalog_edits
+from catalog.edits import merge_edited_part
 from planner.models import CatalogVersion
 from tests.planner.test_catalog_versions import admin_change
 

@@ -31,7 +31,7 @@ def test_every_response_has_a_request_id_and_error_logs_carry_it(client, user, c
     response = client.get("/scenarios/999/", HTTP_X_REQUEST_ID="abc-123")
     assert response["X-Request-ID"] == "abc-123"
     assert len(client.get("/", HTTP_X_REQUEST_ID="<script>")["X-Request-ID"]) == 32
-    from planner.middleware import RequestIdFilter
+    from config.middleware import RequestIdFilter
 
     with caplog.at_level(logging.WARNING, logger="django.request"):
         client.get("/scenarios/999/", HTTP_X_REQUEST_ID="feed-1")
@@ -61,7 +61,7 @@ def test_https_settings_make_secure_cookies_hsts_and_trust_the_proxy_header(tmp_
         "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS > 0, s.SECURE_PROXY_SSL_HEADER)"
     )
     environment = {**os.environ, "PLANNER_HTTPS": "1", "PLANNER_VAR_DIR": str(tmp_path),
-                   "DJANGO_SETTINGS_MODULE": "planner.settings"}
+                   "DJANGO_SETTINGS_MODULE": "config.settings"}
     result = subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); " + code],
         cwd=ROOT, env=environment, capture_output=True, text=True, check=True,
@@ -72,8 +72,8 @@ def test_https_settings_make_secure_cookies_hsts_and_trust_the_proxy_header(tmp_
 def test_static_files_are_stored_with_hashed_compressed_names():
     from django.conf import settings
 
-    assert settings.STORAGES["staticfiles"]["BACKEND"] == "planner.staticfiles.PlannerStaticFilesStorage"
-    from planner.staticfiles import PlannerStaticFilesStorage
+    assert settings.STORAGES["staticfiles"]["BACKEND"] == "config.staticfiles.PlannerStaticFilesStorage"
+    from config.staticfiles import PlannerStaticFilesStorage
     from whitenoise.storage import CompressedManifestStaticFilesStorage
 
     assert issubclass(PlannerStaticFilesStorage, CompressedManifestStaticFilesStorage)

@@ -1,4 +1,4 @@
-"""The build-out timeline (planner.phase_plots) and its place on the plan page."""
+"""The build-out timeline (workspace.plots.phases) and its place on the plan page."""
 
 import json
 from pathlib import Path
@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from planner.phase_plots import phase_timeline_figure
+from workspace.plots.phases import phase_timeline_figure
 from planner.services import scenario_create
 from planner.solver.documents import parse_document
 from planner.solver.pipeline import plan_scenario

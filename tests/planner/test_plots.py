@@ -8,10 +8,10 @@ import yaml
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from planner.dashboard import attach_charts, plan_figures, plan_sections
-from planner.diff import document_changes, flatten
+from workspace.dashboard.sections import attach_charts, plan_figures, plan_sections
+from core.diff import document_changes, flatten
 from planner.key_figures import compare_figures, key_figures
-from planner.plots import compare_figures as compare_charts
+from workspace.plots.figures import compare_figures as compare_charts
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
 

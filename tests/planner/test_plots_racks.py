@@ -9,8 +9,8 @@ import plotly.graph_objects as go
 import pytest
 import yaml
 
-from planner.floor_plots import aisles, floor_plan_figure, floor_racks
-from planner.rack_plots import MAX_ELEVATIONS, elevations, rack_elevation_figure
+from workspace.plots.floor import aisles, floor_plan_figure, floor_racks
+from workspace.plots.racks import MAX_ELEVATIONS, elevations, rack_elevation_figure
 from planner.solver.pipeline import plan_scenario
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from planner.models import ScenarioRevision
-from planner.scenario_listing import SCENARIOS_PER_PAGE
+from workspace.scenario_listing import SCENARIOS_PER_PAGE
 from planner.services import plan_document, scenario_create, scenario_update
 
 pytestmark = pytest.mark.django_db

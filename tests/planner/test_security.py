@@ -13,7 +13,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
-from planner.security import LOGIN_FAILURE_LIMIT, AnonymousPlanThrottle, login_failures
+from workspace.security import LOGIN_FAILURE_LIMIT, AnonymousPlanThrottle, login_failures
 
 pytestmark = pytest.mark.django_db
 

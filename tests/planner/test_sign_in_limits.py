@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from planner.security import (
+from workspace.security import (
     ADDRESS_FAILURE_LIMIT,
     LOGIN_FAILURE_LIMIT,
     AnonymousPlanThrottle,

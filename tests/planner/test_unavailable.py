@@ -11,7 +11,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from jobs.worker import Worker
-from planner.unavailable import DATABASE_DOWN_MESSAGE, DISK_FULL_MESSAGE
+from config.unavailable import DATABASE_DOWN_MESSAGE, DISK_FULL_MESSAGE
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def _failing(monkeypatch, error):
     def fail(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr("planner.api.views.plan_document", fail)
+    monkeypatch.setattr("workspace.api.views.plan_document", fail)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_a_page_answers_a_styled_503_without_asking_the_database(monkeypatch, us
     def database_down(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr("planner.views.scenario_list_page", database_down)
+    monkeypatch.setattr("workspace.views.scenario_list_page", database_down)
     response = client.get("/scenarios/")
     assert response.status_code == 503
     page = response.content.decode()
@@ -118,7 +118,7 @@ def test_health_is_unavailable_when_the_disk_is_full(client, settings, alive_fil
 @pytest.fixture
 def full_disk(monkeypatch):
     """The cache's files cannot be written: var/ is full (the throttles and sign-in counts)."""
-    from planner.cache import LockingFileBasedCache
+    from config.cache import LockingFileBasedCache
 
     def no_space(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")

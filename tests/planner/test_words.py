@@ -2,9 +2,9 @@
 
 import pytest
 
-from planner.dashboard import format_value, label
-from planner.editor_labels import field_label
-from planner.words import choice_label, in_words
+from workspace.dashboard.sections import format_value, label
+from workspace.editor.labels import field_label
+from workspace.words import choice_label, in_words
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,9 @@ from fabric.solver.dragonfly import (
     dragonfly_radix,
 )
 from fabric.solver.fabric import plan_fabric
-from fabric.solver.interfaces import EndpointGroup
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.specs import FabricSpec
-from planner.solver.errors import InfeasibleError, ScenarioError
+from core.solver.errors import InfeasibleError, ScenarioError
 from tests.fabric.solver.conftest import radix_switch
 
 

@@ -6,8 +6,8 @@ from fabric.solver.endpoints import (
     management_port_endpoints,
     system_endpoints,
 )
-from fabric.solver.interfaces import EndpointGroup, SwitchGroup
-from planner.solver.management import ServerGroup
+from core.solver.interfaces import EndpointGroup, SwitchGroup
+from core.solver.management import ServerGroup
 
 
 def test_system_endpoints_by_role(catalog):

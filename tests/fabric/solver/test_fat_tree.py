@@ -3,9 +3,9 @@
 import pytest
 
 from fabric.solver.fabric import plan_fabric
-from fabric.solver.interfaces import EndpointGroup
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.specs import FabricSpec, OversubscriptionSpec
-from planner.solver.errors import InfeasibleError
+from core.solver.errors import InfeasibleError
 from tests.fabric.solver.conftest import radix_switch
 
 

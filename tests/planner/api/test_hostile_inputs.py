@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from planner.solver.documents import MAX_ITEMS, MAX_VALUES, parse_document
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from planner.solver.scenario import MIN_INTERRUPTIONS_PER_GPU_YEAR
 
 pytestmark = pytest.mark.django_db

@@ -81,7 +81,7 @@ def test_every_phase_document_is_left_as_given():
     before = copy.deepcopy(document)
     from planner.solver.phase_spec import PhaseSpec
     from planner.solver.phases import phase_document
-    from planner.solver.schema import read_spec
+    from core.solver.schema import read_spec
 
     phase = read_spec(PhaseSpec, document["phases"][0])
     phased = phase_document(document, phase, ())

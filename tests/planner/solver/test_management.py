@@ -4,8 +4,8 @@ racked, powered and bought, checked by hand and against the DGX SuperPOD H100 RA
 import pytest
 
 from fabric.solver.specs import FabricSpec, FabricsSpec
-from planner.solver.errors import ScenarioError
-from planner.solver.management import ServerGroup, fabric_managers_needed, server_groups
+from core.solver.errors import ScenarioError
+from core.solver.management import ServerGroup, fabric_managers_needed, server_groups
 from planner.solver.pipeline import plan_scenario
 from power.solver.specs import RacksSpec
 

@@ -14,7 +14,7 @@ import yaml
 
 from fabric.solver.cabling import cabling_rows
 from handoff.solver.slurm import slurm_nodes
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -3,8 +3,8 @@
 import pytest
 
 from fabric.solver.specs import OversubscriptionSpec
-from planner.solver.catalog import check_references
-from planner.solver.errors import ScenarioError
+from catalog.solver.snapshot import check_references
+from core.solver.errors import ScenarioError
 from planner.solver.scenario import read_scenario
 
 MINIMAL = {"name": "n", "compute": {"system": "dgx-h100", "gpus": 1024}}

@@ -5,8 +5,8 @@ from typing import Literal
 
 import pytest
 
-from planner.solver.errors import ScenarioError
-from planner.solver.schema import read_spec, spec_field
+from core.solver.errors import ScenarioError
+from core.solver.schema import read_spec, spec_field
 
 
 @dataclass(frozen=True)
