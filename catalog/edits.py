@@ -19,9 +19,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.models import CatalogVersion
 from catalog.rows import catalog_file_parts, catalog_sources
 from catalog.versions import catalog_version_latest, catalog_version_record
-from planner.models import CatalogVersion
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,9 @@ import yaml
 from django.apps import apps
 
 from catalog.cache import kept_snapshot
+from catalog.solver.operating_points import InferenceOperatingPointSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import ScenarioError
-from catalog.solver.operating_points import InferenceOperatingPointSpec
 from core.solver.schema import read_spec
 
 logger = logging.getLogger(__name__)

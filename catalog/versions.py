@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 
+from catalog.models import CatalogVersion
 from catalog.rows import (
     CatalogRows,
     catalog_digest,
@@ -13,9 +14,8 @@ from catalog.rows import (
     catalog_snapshot_from_rows,
     catalog_sources,
 )
-from core.diff import Change, document_changes
-from planner.models import CatalogVersion
 from catalog.solver.snapshot import CatalogSnapshot
+from core.diff import Change, document_changes
 
 REASON_MAX_LENGTH = CatalogVersion._meta.get_field("reason").max_length
 FOUND_ON_SAVE = "the catalog in the database changed (found when a scenario was saved)"

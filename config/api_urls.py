@@ -3,18 +3,18 @@ from rest_framework.routers import DefaultRouter
 
 from fabric.api.views import CableViewSet, SwitchViewSet, TransceiverViewSet
 from jobs.api import JobViewSet
+from power.api.views import CoolingTypeViewSet, CoolingUnitViewSet, PduViewSet, RackTypeViewSet
+from storage.api.views import StorageSystemViewSet
+from sweeps.api import SweepDetailView, SweepListView
 from workspace.api.views import (
     PlanExportView,
     PlanView,
     ScenarioExportView,
-    TokenView,
     ScenarioViewSet,
     ServerViewSet,
     SystemViewSet,
+    TokenView,
 )
-from power.api.views import CoolingTypeViewSet, CoolingUnitViewSet, PduViewSet, RackTypeViewSet
-from storage.api.views import StorageSystemViewSet
-from sweeps.api import SweepDetailView, SweepListView
 
 app_name = "api"
 

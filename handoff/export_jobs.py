@@ -16,9 +16,7 @@ import zipfile
 from django.conf import settings
 from django.utils.text import slugify
 
-from jobs.models import Job
-from jobs.services import JobOutput, job_enqueue
-from jobs.worker import JobContext, JobError
+from core.solver.errors import ScenarioError
 from handoff.exports import (
     CABLE_SIZED_EXPORTS,
     STREAMED_EXPORTS,
@@ -26,9 +24,11 @@ from handoff.exports import (
     plan_export_lines,
     plan_export_of,
 )
+from jobs.models import Job
+from jobs.services import JobOutput, job_enqueue
+from jobs.worker import JobContext, JobError
 from planner.models import Scenario
 from planner.services import plan_document, scenario_plan
-from core.solver.errors import ScenarioError
 from planner.solver.plan import Plan
 
 PLAN_EXPORT_JOB = "plan_export"

@@ -19,6 +19,8 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from core.solver.cells import spreadsheet_text
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
 from handoff.formats import (
     handoff_available,
@@ -29,8 +31,6 @@ from handoff.formats import (
     slurm_topology_yaml,
     ufm_bundle,
 )
-from core.solver.cells import spreadsheet_text
-from core.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
     from catalog.solver.snapshot import CatalogSnapshot

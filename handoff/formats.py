@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import xlsxwriter
 import yaml
 
+from core.solver.cells import spreadsheet_text
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
 from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies, infiniband_fabrics
@@ -65,8 +67,6 @@ from handoff.solver.ufm import (
     require_infiniband,
     ufm_rows,
 )
-from core.solver.cells import spreadsheet_text
-from core.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
     from catalog.solver.snapshot import CatalogSnapshot

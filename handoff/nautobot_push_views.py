@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from core.solver.errors import ScenarioError
 from handoff.nautobot_push import PushError, push_plan
 from handoff.solver.nautobot import KINDS
 from jobs.services import JobOutput, TooManyJobs, job_enqueue
@@ -17,7 +18,6 @@ from jobs.worker import JobContext, JobError
 from planner.models import Scenario
 from planner.selectors import revision_current, scenario_get
 from planner.services import plan_document, revision_catalog
-from core.solver.errors import ScenarioError
 
 NAUTOBOT_PUSH_JOB = "nautobot_push"
 

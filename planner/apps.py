@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 
-from catalog.rows import CatalogSource, catalog_sources
 from catalog.cache import watch_catalog_rows
+from catalog.rows import CatalogSource, catalog_sources
 
 
 class PlannerConfig(AppConfig):

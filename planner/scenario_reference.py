@@ -5,8 +5,8 @@ import types
 import typing
 from typing import Any, Literal, get_args, get_origin
 
-from planner.solver.scenario import ScenarioSpec
 from core.solver.schema import spec_fields
+from planner.solver.scenario import ScenarioSpec
 
 HEADER = """# Scenario keys
 

@@ -26,12 +26,12 @@ import django  # noqa: E402
 
 django.setup()
 
+from catalog.rows import catalog_snapshot_from_files  # noqa: E402
+from core.solver.errors import ScenarioError  # noqa: E402
+from core.solver.part_counts import PartCount  # noqa: E402
+from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from fabric.solver.endpoints import system_endpoints  # noqa: E402
 from fabric.solver.fabric import plan_fabric  # noqa: E402
-from catalog.rows import catalog_snapshot_from_files  # noqa: E402
-from planner.solver.bom import PartCount  # noqa: E402
-from core.solver.errors import ScenarioError  # noqa: E402
-from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from planner.solver.pipeline import optics_kw_by_device, plan_scenario, validate_scenario  # noqa: E402
 from power.solver.power_plan import racks_and_power  # noqa: E402
 
@@ -222,8 +222,8 @@ def workspace_timings(runs: int) -> None:
     from django.test import Client
 
     from catalog.rows import catalog_snapshot
-    from workspace.editor.form import ScenarioEditor
     from planner.services import scenario_create
+    from workspace.editor.form import ScenarioEditor
 
     # No setup_test_environment(): its template instrumentation would be timed too.
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

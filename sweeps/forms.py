@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from workspace.editor.form import ScenarioEditor
-from workspace.editor.fields import EditorField
-from workspace.editor.values import display_value
-from workspace.editor.form_input import InputError, read_number
 from core.solver.errors import ScenarioError
-from workspace.words import words_of
 from sweeps.solver.keys import scenario_key_problem
+from workspace.editor.fields import EditorField
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.form_input import InputError, read_number
+from workspace.editor.values import display_value
+from workspace.words import words_of
 
 AXIS_ROWS = 4
 CONSTRAINT_ROWS = 3

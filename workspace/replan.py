@@ -4,6 +4,7 @@ planned again with today's catalog."""
 
 from dataclasses import dataclass, field
 
+from catalog.models import CatalogVersion
 from catalog.rows import (
     CatalogRows,
     catalog_digest,
@@ -11,14 +12,14 @@ from catalog.rows import (
     catalog_snapshot_from_rows,
     catalog_sources,
 )
-from catalog.versions import PartChange, catalog_changes
-from workspace.dashboard.sections import format_value, label
-from core.diff import flatten
-from planner.key_figures import ComparedCell, compare_figures
-from planner.models import CatalogVersion, ScenarioRevision
-from planner.services import plan_document, revision_catalog
 from catalog.solver.snapshot import CatalogSnapshot
+from catalog.versions import PartChange, catalog_changes
+from core.diff import flatten
 from core.solver.errors import ScenarioError
+from planner.key_figures import ComparedCell, compare_figures
+from planner.models import ScenarioRevision
+from planner.services import plan_document, revision_catalog
+from workspace.dashboard.sections import format_value, label
 
 
 @dataclass(frozen=True)

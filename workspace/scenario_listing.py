@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from django import forms
 from django.core.paginator import Page, Paginator
 
-from workspace.forms import ScenarioListForm
 from planner.key_figures import format_figure
 from planner.models import Scenario, System
 from planner.selectors import revisions_for_list, scenario_list_filtered, scenario_systems
 from planner.services import revision_key_figures_fill
+from workspace.forms import ScenarioListForm
 
 SCENARIOS_PER_PAGE = 25
 

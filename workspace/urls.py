@@ -1,10 +1,11 @@
 """URLs of the architect's workspace: scenarios, their editor, plan, history and comparison."""
 
 from django.urls import path, re_path
-from workspace.compare import views as compare_views
-from workspace.editor import views as editor_views
+
 from handoff import nautobot_push_views
 from workspace import views
+from workspace.compare import views as compare_views
+from workspace.editor import views as editor_views
 
 app_name = "workspace"
 

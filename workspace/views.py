@@ -11,25 +11,15 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from jobs.services import TooManyJobs
-from workspace.dashboard import sections as dashboard
-from workspace.dashboard.lead import lead_screen
 from core.diff import document_changes
-from workspace.editor.form import document_as_yaml
+from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
 from handoff.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from handoff.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from handoff.exports import export_available
-from workspace.forms import (
-    MAX_COMPARED,
-    ScenarioImportForm,
-    ScenarioRenameForm,
-)
+from handoff.nautobot_push_views import nautobot_push_available
+from jobs.services import TooManyJobs
 from planner.key_figures import key_figures
 from planner.models import System
-from handoff.nautobot_push_views import nautobot_push_available
-from workspace.plots.phases import phase_timeline_figure
-from workspace.replan import catalog_status, revision_replan
-from workspace.scenario_listing import LIST_COLUMNS, scenario_list_page
 from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import (
@@ -41,8 +31,18 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.documents import parse_document
-from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
 from planner.solver.scenario import read_scenario
+from workspace.dashboard import sections as dashboard
+from workspace.dashboard.lead import lead_screen
+from workspace.editor.form import document_as_yaml
+from workspace.forms import (
+    MAX_COMPARED,
+    ScenarioImportForm,
+    ScenarioRenameForm,
+)
+from workspace.plots.phases import phase_timeline_figure
+from workspace.replan import catalog_status, revision_replan
+from workspace.scenario_listing import LIST_COLUMNS, scenario_list_page
 
 EXPORT_LABELS = {
     "csv": "BOM (CSV)",

@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from planner.solver.inference_spec import InferencePrecision
 from catalog.solver.parts import Confidence
 from core.solver.schema import spec_field
 
+InferencePrecision = Literal["fp16", "bf16", "fp8", "fp4"]
 ModelClass = Literal["dense", "moe"]
 OperatingScenario = Literal["offline", "server", "interactive"]
 MS_PER_S = 1000.0

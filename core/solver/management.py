@@ -10,8 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from catalog.solver.parts import ServerSpec
-
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 FABRIC_PORTS_ROLE = "compute"
 """The NIC role under which a fabric manager appliance lists the ports it puts on the fabric it
@@ -50,11 +48,12 @@ def fabric_managers_needed(fabric_manager_ports: int, ports_per_appliance: int) 
     return math.ceil(fabric_manager_ports / ports_per_appliance)
 
 
-def server_groups(racks: Any, fabrics: Any, servers: Mapping[str, ServerSpec]) -> tuple[ServerGroup, ...]:
+def server_groups(racks: Any, fabrics: Any, servers: Mapping[str, Any]) -> tuple[ServerGroup, ...]:
     """The fabric managers of every fabric with `fabric_manager_ports` (in fabric order), then
     `racks.management_servers` of `racks.management_server`.
 
-    `racks` is a RacksSpec, `fabrics` a FabricsSpec (any objects with their fields)."""
+    `racks` is a RacksSpec, `fabrics` a FabricsSpec, `servers` the catalog's ServerSpecs by slug
+    (any objects with their fields)."""
     groups = []
     for name in FABRIC_ORDER:
         spec = getattr(fabrics, name, None)
@@ -83,6 +82,6 @@ def server_counts(groups: tuple[ServerGroup, ...]) -> list[tuple[str, int]]:
     return list(counts.items())
 
 
-def _oob_ports(part: ServerSpec) -> int:
+def _oob_ports(part: Any) -> int:
     nic = part.nic("oob")
     return nic.count if nic else 0

@@ -1,5 +1,5 @@
-from fabric.models import Cable, Switch, Transceiver
 from catalog.api import catalog_viewset
+from fabric.models import Cable, Switch, Transceiver
 
 SwitchViewSet = catalog_viewset(Switch)
 TransceiverViewSet = catalog_viewset(Transceiver)

@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.solver.errors import ScenarioError
 from handoff.solver.devices import plan_cabling
 from handoff.solver.hostlist import NodePattern, hostlist
-from core.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
     from catalog.solver.snapshot import CatalogSnapshot

@@ -23,8 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.solver.errors import ScenarioError
 from catalog.solver.power_parts import CoolingUnitSpec
+from core.solver.errors import ScenarioError
 from power.solver.rack_loads import RackGroupResult
 from power.solver.specs import FacilitySpec
 

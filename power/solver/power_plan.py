@@ -10,10 +10,10 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.solver.interfaces import SwitchGroup
-from planner.solver.bom import PartCount
-from core.solver.management import ServerGroup, server_counts
 from catalog.solver.parts import SystemSpec
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import ServerGroup, server_counts
+from core.solver.part_counts import PartCount
 from power.solver.cooling_plant import (
     BOUGHT_WITH_CLUSTER,
     WARM_WATER_COOLING,

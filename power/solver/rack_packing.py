@@ -11,12 +11,12 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from core.solver.interfaces import SwitchGroup
-from core.solver.errors import FieldError, InfeasibleError
-from core.solver.management import ServerGroup
 from catalog.solver.parts import SystemSpec
-from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from catalog.solver.power_parts import CoolingTypeSpec, PduSpec, RackTypeSpec
+from core.solver.errors import FieldError, InfeasibleError
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import ServerGroup
+from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.pdu import rack_pdus
 from power.solver.rack_loads import (
     RackGroup,

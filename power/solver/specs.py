@@ -4,8 +4,14 @@ cooled, and the facility's power, cooling and energy assumptions."""
 from dataclasses import dataclass
 from typing import Literal
 
+from catalog.solver.power_parts import (
+    Climate,
+    CoolingName,
+    NetworkPlacement,
+    PowerFeeds,
+    Redundancy,
+)
 from core.solver.schema import spec_field
-from catalog.solver.power_parts import Climate, CoolingName, NetworkPlacement, PowerFeeds, Redundancy
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.solver.interfaces import SwitchGroup
-from core.solver.errors import InfeasibleError, ScenarioError
-from core.solver.management import ServerGroup, server_counts
 from catalog.solver.power_parts import CoolingTypeSpec, RackTypeSpec
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import ServerGroup, server_counts
 from power.solver.pdu import FEEDS_PER_RACK
 from power.solver.rack_loads import RackGroup, RackItem, RackKind
 from power.solver.specs import RacksSpec

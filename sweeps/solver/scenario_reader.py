@@ -13,8 +13,8 @@ import typing
 from typing import Any
 
 from core.solver.errors import FieldError, ScenarioError
-from planner.solver.scenario import ScenarioSpec, read_scenario
 from core.solver.schema import read_spec
+from planner.solver.scenario import ScenarioSpec, read_scenario
 
 MEMO_SIZE = 65_536
 """Sections kept (each a small frozen spec); emptied when full."""

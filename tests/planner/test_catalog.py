@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
-from fabric.models import Switch
-from catalog.rows import catalog_snapshot, catalog_sources
 from catalog.edits import catalog_load
+from catalog.rows import catalog_snapshot, catalog_sources
+from fabric.models import Switch
 from planner.models import System
 
 REQUIRED_SLUGS = {

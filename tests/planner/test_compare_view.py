@@ -8,10 +8,10 @@ import pytest
 import yaml
 from django.urls import reverse
 
-from workspace.dashboard import sections as dashboard
 from planner.key_figures import compare_groups, compared_figures
-from workspace.plots.figures import compare_figures as compare_charts
 from planner.services import plan_document, scenario_create
+from workspace.dashboard import sections as dashboard
+from workspace.plots.figures import compare_figures as compare_charts
 
 pytestmark = pytest.mark.django_db
 

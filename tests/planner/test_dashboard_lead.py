@@ -10,6 +10,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import escape
 
+from planner.services import scenario_create
+from planner.solver.pipeline import plan_scenario
+from planner.solver.scenario import read_scenario
+from planner.solver.warning_groups import SEVERITY_ORDER
+from workspace.dashboard.lead import lead_screen
+from workspace.dashboard.plan_text import Shown, short_name, with_part_names
 from workspace.dashboard.sections import (
     attach_charts,
     part_names,
@@ -17,12 +23,6 @@ from workspace.dashboard.sections import (
     plan_sections,
     warning_lines,
 )
-from workspace.dashboard.lead import lead_screen
-from workspace.dashboard.plan_text import Shown, short_name, with_part_names
-from planner.services import scenario_create
-from planner.solver.pipeline import plan_scenario
-from planner.solver.scenario import read_scenario
-from planner.solver.warning_groups import SEVERITY_ORDER
 
 EXAMPLE = yaml.safe_load((Path(__file__).parents[2] / "examples" / "dgx-h100-4su.yaml").read_text())
 RAW_KEY = re.compile(r"\b[a-z]+_[a-z]+\b")

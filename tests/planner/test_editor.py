@@ -9,13 +9,13 @@ import pytest
 import yaml
 from django.http import QueryDict
 
-from workspace.editor.form import ScenarioEditor
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.schema import spec_field
+from planner.solver.scenario import ScenarioSpec
 from workspace.editor.fields import walk_spec
+from workspace.editor.form import ScenarioEditor
 from workspace.editor.labels import field_label
 from workspace.editor.values import convert_text
-from catalog.solver.snapshot import CatalogSnapshot
-from planner.solver.scenario import ScenarioSpec
-from core.solver.schema import spec_field
 
 KINDS = {field.name for field in dataclasses.fields(CatalogSnapshot)}
 

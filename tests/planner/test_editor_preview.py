@@ -11,8 +11,10 @@ import yaml
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from workspace.plots import figures as plots
 from catalog.rows import catalog_snapshot
+from planner.key_figures import KeyFigure, format_figure, key_figures
+from planner.services import plan_document, scenario_create
+from power.plots import power_flow_figure
 from workspace.editor.form import ScenarioEditor
 from workspace.editor.preview import (
     MAX_WARNING_LINES,
@@ -22,9 +24,7 @@ from workspace.editor.preview import (
     preview_figures,
     preview_warnings,
 )
-from planner.key_figures import KeyFigure, format_figure, key_figures
-from planner.services import plan_document, scenario_create
-from power.plots import power_flow_figure
+from workspace.plots import figures as plots
 
 pytestmark = pytest.mark.django_db
 

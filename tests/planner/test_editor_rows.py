@@ -6,9 +6,9 @@ import json
 import pytest
 from django.http import QueryDict
 
-from workspace.editor.form import ScenarioEditor
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
+from workspace.editor.form import ScenarioEditor
 
 BASE = {"name": "rows", "compute": {"system": "dgx-h100", "gpus": 64}}
 

@@ -6,10 +6,10 @@ import pytest
 import yaml
 from django.http import QueryDict
 
-from workspace.editor.form import ScenarioEditor
-from workspace.editor.sizes import read_sizes, sizes_text
-from workspace.editor.form_input import InputError
 from planner.solver.phase_spec import PhasePoolSpec, PhaseStorageSpec
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.form_input import InputError
+from workspace.editor.sizes import read_sizes, sizes_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

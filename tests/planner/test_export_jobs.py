@@ -10,10 +10,10 @@ import pytest
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
 
+from handoff.export_jobs import plan_export_job_enqueue
 from jobs.models import Job
 from jobs.services import job_result_file
 from jobs.worker import Worker
-from handoff.export_jobs import plan_export_job_enqueue
 from planner.models import Scenario
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ import json
 import pytest
 from openpyxl import load_workbook
 
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import CABLING_COLUMNS
 from handoff.exports import plan_export, plan_export_lines
-from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 H100_4SU = {

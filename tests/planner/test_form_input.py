@@ -4,8 +4,8 @@ from typing import Literal
 
 import pytest
 
-from workspace.editor.values import InputError, convert_text
 from workspace.editor.form_input import percent_text, read_number
+from workspace.editor.values import InputError, convert_text
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from fabric.models import Switch
 from catalog import edits as catalog_edits
 from catalog.edits import merge_edited_part
-from planner.models import CatalogVersion
+from catalog.models import CatalogVersion
+from fabric.models import Switch
 from tests.planner.test_catalog_versions import admin_change
 
 pytestmark = pytest.mark.django_db

@@ -73,7 +73,8 @@ def test_static_files_are_stored_with_hashed_compressed_names():
     from django.conf import settings
 
     assert settings.STORAGES["staticfiles"]["BACKEND"] == "config.staticfiles.PlannerStaticFilesStorage"
-    from config.staticfiles import PlannerStaticFilesStorage
     from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+    from config.staticfiles import PlannerStaticFilesStorage
 
     assert issubclass(PlannerStaticFilesStorage, CompressedManifestStaticFilesStorage)

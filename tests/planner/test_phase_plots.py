@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from workspace.plots.phases import phase_timeline_figure
 from planner.services import scenario_create
 from planner.solver.documents import parse_document
 from planner.solver.pipeline import plan_scenario
+from workspace.plots.phases import phase_timeline_figure
 
 EXAMPLE = parse_document((Path(__file__).parents[2] / "examples" / "three-phase-expansion.yaml").read_text())
 

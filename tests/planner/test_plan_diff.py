@@ -4,8 +4,8 @@ from pathlib import Path
 
 import yaml
 
-from workspace.compare.plan_diff import ADDED, CHANGED, REMOVED, bom_changes, fabric_changes
 from planner.services import plan_document
+from workspace.compare.plan_diff import ADDED, CHANGED, REMOVED, bom_changes, fabric_changes
 
 EXAMPLE = yaml.safe_load((Path(__file__).parents[2] / "examples" / "dgx-h100-4su.yaml").read_text())
 

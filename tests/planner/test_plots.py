@@ -8,12 +8,12 @@ import yaml
 from django.template.loader import render_to_string
 from django.utils.html import escape
 
-from workspace.dashboard.sections import attach_charts, plan_figures, plan_sections
 from core.diff import document_changes, flatten
 from planner.key_figures import compare_figures, key_figures
-from workspace.plots.figures import compare_figures as compare_charts
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
+from workspace.dashboard.sections import attach_charts, plan_figures, plan_sections
+from workspace.plots.figures import compare_figures as compare_charts
 
 EXAMPLE = yaml.safe_load((Path(__file__).parents[2] / "examples" / "dgx-h100-4su.yaml").read_text())
 

@@ -7,8 +7,8 @@ import plotly.graph_objects as go
 import pytest
 import yaml
 
-from workspace.plots.figures import cost_over_years_figure
 from planner.solver.pipeline import plan_scenario
+from workspace.plots.figures import cost_over_years_figure
 
 EXAMPLE = yaml.safe_load((Path(__file__).parents[2] / "examples" / "dgx-h100-4su.yaml").read_text())
 

@@ -9,9 +9,9 @@ import plotly.graph_objects as go
 import pytest
 import yaml
 
+from planner.solver.pipeline import plan_scenario
 from workspace.plots.floor import aisles, floor_plan_figure, floor_racks
 from workspace.plots.racks import MAX_ELEVATIONS, elevations, rack_elevation_figure
-from planner.solver.pipeline import plan_scenario
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 DESIGNS = {

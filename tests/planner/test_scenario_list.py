@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from planner.models import ScenarioRevision
-from workspace.scenario_listing import SCENARIOS_PER_PAGE
 from planner.services import plan_document, scenario_create, scenario_update
+from workspace.scenario_listing import SCENARIOS_PER_PAGE
 
 pytestmark = pytest.mark.django_db
 

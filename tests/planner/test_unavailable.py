@@ -10,8 +10,8 @@ from django.db import OperationalError
 from django.test import Client
 from rest_framework.test import APIClient
 
-from jobs.worker import Worker
 from config.unavailable import DATABASE_DOWN_MESSAGE, DISK_FULL_MESSAGE
+from jobs.worker import Worker
 
 pytestmark = pytest.mark.django_db
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from hypothesis import assume, strategies as st
+from hypothesis import assume
+from hypothesis import strategies as st
 
-from fabric.solver.cabling import cabling_rows
 from core.solver.errors import ScenarioError
+from fabric.solver.cabling import cabling_rows
 from planner.solver.pipeline import plan_scenario, validate_scenario
 
 FABRICS = ("compute", "storage", "inband", "oob")

@@ -11,8 +11,8 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from planner.services import RevisionConflict
 from core.solver.errors import InfeasibleError, ScenarioError, join_path, printable
+from planner.services import RevisionConflict
 
 NON_FIELD_KEY = "detail"
 API_PATH_PREFIX = "/api/"

@@ -23,7 +23,7 @@ from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework.permissions import AllowAny
 
-from workspace.api.errors import NON_FIELD_KEY
+from core.solver.errors import DOCUMENT_PATH, MAX_REPORTED_ERRORS
 from planner.scenario_json_schema import (
     DOCUMENT_NAME,
     PLAN_NAME,
@@ -31,7 +31,7 @@ from planner.scenario_json_schema import (
     plan_definitions,
 )
 from planner.solver.documents import parse_document
-from core.solver.errors import DOCUMENT_PATH, MAX_REPORTED_ERRORS
+from workspace.api.errors import NON_FIELD_KEY
 
 COMPONENTS_PREFIX = "#/components/schemas/"
 ERRORS_NAME = "Errors"

@@ -1,10 +1,10 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from workspace.api.schema import SCENARIO_DOCUMENT
 from planner.models import Scenario, ScenarioRevision
 from planner.selectors import current_revisions
 from planner.services import revision_key_figures_fill
+from workspace.api.schema import SCENARIO_DOCUMENT
 
 
 @extend_schema_field(SCENARIO_DOCUMENT)

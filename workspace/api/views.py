@@ -6,25 +6,15 @@ from django.utils.text import slugify
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.authtoken.serializers import AuthTokenSerializer
-from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.views import APIView
 
-from jobs.api import JobSerializer, TooManyJobsError, job_accepted_response
-from jobs.services import TooManyJobs
 from catalog.api import catalog_viewset
-from workspace.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
-from workspace.api.schema import PLAN, document_body, document_examples, error_responses
-from workspace.api.serializers import (
-    ScenarioCreateSerializer,
-    ScenarioDetailSerializer,
-    ScenarioRevisionSerializer,
-    ScenarioSerializer,
-    ScenarioUpdateSerializer,
-)
+from core.solver.errors import InfeasibleError, ScenarioError
 from handoff.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from handoff.exports import (
     EXPORT_FORMATS,
@@ -35,8 +25,9 @@ from handoff.exports import (
     plan_export_lines,
     plan_export_of,
 )
+from jobs.api import JobSerializer, TooManyJobsError, job_accepted_response
+from jobs.services import TooManyJobs
 from planner.models import Scenario, Server, System
-from workspace.security import AnonymousPlanThrottle
 from planner.selectors import revisions_for_list, scenario_get, scenario_list
 from planner.services import (
     plan_document,
@@ -46,7 +37,16 @@ from planner.services import (
     scenario_plan,
     scenario_update,
 )
-from core.solver.errors import InfeasibleError, ScenarioError
+from workspace.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
+from workspace.api.schema import PLAN, document_body, document_examples, error_responses
+from workspace.api.serializers import (
+    ScenarioCreateSerializer,
+    ScenarioDetailSerializer,
+    ScenarioRevisionSerializer,
+    ScenarioSerializer,
+    ScenarioUpdateSerializer,
+)
+from workspace.security import AnonymousPlanThrottle
 
 ERRORS_EXAMPLE = OpenApiExample(
     "Field errors",

@@ -8,16 +8,16 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from workspace.plots import figures as plots
-from workspace.forms import MAX_COMPARED, MIN_COMPARED, parse_compared_ids
+from core.solver.errors import ScenarioError
 from planner.key_figures import compare_groups, compared_figures
-from workspace.compare.plan_diff import bom_changes, fabric_changes
 from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import revision_catalog
-from core.solver.errors import ScenarioError
 from planner.solver.phases import phase_document
 from planner.solver.scenario import read_scenario
+from workspace.compare.plan_diff import bom_changes, fabric_changes
+from workspace.forms import MAX_COMPARED, MIN_COMPARED, parse_compared_ids
+from workspace.plots import figures as plots
 from workspace.views import _saved_plan, plan_or_errors
 
 MAX_BOM_CHANGES_SHOWN = 80

@@ -8,9 +8,9 @@ plan lacks (no fabric, no cost) is left out.
 
 from dataclasses import dataclass, field
 
-from workspace.dashboard.sections import CHART_TITLES, WarningLine
 from planner.key_figures import KeyFigure, format_figure, key_figures, ratio_figures
 from workspace.dashboard.plan_text import Shown, fabric_title, short_name
+from workspace.dashboard.sections import CHART_TITLES, WarningLine
 from workspace.words import choice_label, words_of
 
 NBSP, NB_HYPHEN = "\u00a0", "\u2011"

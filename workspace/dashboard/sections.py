@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from fabric.plots import fabric_figures
-from workspace.plots import floor as floor_plots
-from workspace.plots import figures as plots
-from workspace.plots import racks as rack_plots
+from planner.solver.warning_groups import WarningGroup, group_warnings
+from power.plots import power_flow_figure
 from workspace.dashboard.plan_text import (
     CODE_KEYS,
     NAME_KEYS,
@@ -28,8 +27,9 @@ from workspace.dashboard.plan_text import (
     sub_label,
     with_part_names,
 )
-from planner.solver.warning_groups import WarningGroup, group_warnings
-from power.plots import power_flow_figure
+from workspace.plots import figures as plots
+from workspace.plots import floor as floor_plots
+from workspace.plots import racks as rack_plots
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,10 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, get_args, get_origin
 
+from core.solver.schema import spec_fields
+from planner.solver.scenario import ScenarioSpec
 from workspace.editor.choices import CatalogPick, catalog_pick, help_in_form
+from workspace.editor.form_input import InputError, percent_text
 from workspace.editor.labels import field_label, humanize, in_sentence, section_title
 from workspace.editor.paths import dom_id
 from workspace.editor.sizes import is_sizes_section, read_sizes, sizes_text
@@ -22,9 +25,6 @@ from workspace.editor.values import (
     scalar_kinds,
     union_args,
 )
-from workspace.editor.form_input import InputError, percent_text
-from planner.solver.scenario import ScenarioSpec
-from core.solver.schema import spec_fields
 from workspace.words import choice_label, in_words
 
 BLANK_PRICE_ROWS = 3

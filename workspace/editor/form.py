@@ -18,6 +18,9 @@ from typing import Any
 
 import yaml
 
+from core.solver.errors import DOCUMENT_PATH, ScenarioError
+from planner.solver.compute import NICS_PATH
+from planner.solver.documents import parse_document
 from workspace.editor.choices import part_attribute, part_label
 from workspace.editor.fields import EditorField, PriceRow, price_rows, walk_spec
 from workspace.editor.labels import humanize
@@ -25,9 +28,6 @@ from workspace.editor.paths import form_path, path_get, path_pop, path_set
 from workspace.editor.post import apply_posted, apply_price_rows, posted_rows, row_action
 from workspace.editor.rows import SUMMARY_SEPARATOR, ErrorLink, nics_in_words, row_list
 from workspace.editor.values import display_value, scalar_kinds
-from planner.solver.compute import NICS_PATH
-from planner.solver.documents import parse_document
-from core.solver.errors import DOCUMENT_PATH, ScenarioError
 from workspace.words import choice_label
 
 HIDDEN_DOCUMENT_FIELD = "document"

@@ -17,6 +17,7 @@ import dataclasses
 import re
 from typing import Any, get_args
 
+from core.solver.errors import join_path
 from workspace.editor.fields import (
     ROW_KEY,
     ROW_VALUE,
@@ -25,10 +26,9 @@ from workspace.editor.fields import (
     item_fields,
     tuple_item,
 )
+from workspace.editor.form_input import InputError
 from workspace.editor.paths import path_get, path_pop, path_set
 from workspace.editor.values import convert_text
-from workspace.editor.form_input import InputError
-from core.solver.errors import join_path
 
 ROW_ADD = "row_add"
 ROW_REMOVE = "row_remove"

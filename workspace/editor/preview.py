@@ -7,10 +7,10 @@ import copy
 import math
 from dataclasses import dataclass
 
-from workspace.plots import figures as plots
 from planner.key_figures import KeyFigure, format_figure, key_figures
 from planner.solver.warning_groups import WarningGroup, group_warnings
 from power.plots import power_flow_figure
+from workspace.plots import figures as plots
 
 MINUS = "\u2212"
 PERCENT_FIGURES = {"capex_usd", "tco_usd", "usd_per_gpu_hour"}

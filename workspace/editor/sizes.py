@@ -9,9 +9,9 @@ that a number may keep its thousands commas (1,900 GPUs).
 import dataclasses
 from typing import Any
 
-from workspace.editor.labels import humanize
-from workspace.editor.form_input import InputError, read_number
 from core.solver.schema import spec_fields
+from workspace.editor.form_input import InputError, read_number
+from workspace.editor.labels import humanize
 
 FIELD_WORDS = {"nodes": "systems"}
 """Words architects use for a field where its name is not one (a pool's nodes are systems)."""

@@ -11,6 +11,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from catalog.rows import catalog_snapshot
+from core.solver.errors import DOCUMENT_PATH, ScenarioError
+from planner.key_figures import KeyFigure, key_figures
+from planner.selectors import revision_current, scenario_get
+from planner.services import (
+    RevisionConflict,
+    revision_catalog,
+    scenario_create,
+    scenario_update,
+)
+from planner.solver.documents import parse_document
 from workspace.editor.form import ScenarioEditor
 from workspace.editor.preview import (
     PREVIEW_CHARTS,
@@ -22,16 +32,6 @@ from workspace.editor.preview import (
     pue_of,
     slider_defaults,
 )
-from planner.key_figures import KeyFigure, key_figures
-from planner.selectors import revision_current, scenario_get
-from planner.services import (
-    RevisionConflict,
-    revision_catalog,
-    scenario_create,
-    scenario_update,
-)
-from planner.solver.documents import parse_document
-from core.solver.errors import DOCUMENT_PATH, ScenarioError
 from workspace.views import plan_or_errors, posted_revision
 
 STARTER_SYSTEM = "dgx-h100"

@@ -3,7 +3,7 @@
 
 from dataclasses import dataclass
 
-from workspace.plots.figures import COLORS, base_layout
+from core.plot_theme import COLORS, base_layout
 from workspace.plots.racks import KIND_WORDS
 
 FLOOR_KINDS = ("compute", "network", "storage", "management")

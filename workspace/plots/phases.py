@@ -2,7 +2,7 @@
 and cumulative capex at each phase's start date (planner.solver.phases). Built from the plan's
 plain data, in the style of workspace/plots/figures.py; left out when the plan has no phases."""
 
-from workspace.plots.figures import COLORS, PALETTE, base_layout
+from core.plot_theme import COLORS, PALETTE, base_layout
 
 GRID = "#eef2f6"
 PANELS = {"yaxis": [0.7, 1.0], "yaxis2": [0.36, 0.64], "yaxis3": [0.0, 0.3]}

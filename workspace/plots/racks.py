@@ -3,8 +3,8 @@ the catalog snapshot the plan was made with (part names, heights and power, rack
 
 from dataclasses import dataclass
 
-from workspace.plots.figures import COLORS, base_layout
 from catalog.solver.snapshot import CatalogSnapshot
+from core.plot_theme import COLORS, base_layout
 
 MAX_ELEVATIONS = 8
 """Distinct racks drawn side by side; more would be too narrow to read."""

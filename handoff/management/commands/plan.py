@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from core.solver.errors import ScenarioError
 from handoff.exports import (
     BINARY_EXPORTS,
     EXPORT_FORMATS,
@@ -13,7 +14,6 @@ from handoff.exports import (
 )
 from planner.services import plan_document
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
-from core.solver.errors import ScenarioError
 
 EXIT_BAD_SCENARIO = 2
 BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm-p2p": "a UFM bundle (zip: point-to-point workbook and hca_mapping)", "netbox": "a NetBox bundle (zip)"}

@@ -4,13 +4,13 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from handoff.nautobot_push import PushError, push_plan
 from catalog.rows import catalog_snapshot
+from core.solver.errors import ScenarioError
+from handoff.nautobot_push import PushError, push_plan
 from planner.models import Scenario
 from planner.selectors import revision_current
 from planner.services import plan_document, revision_catalog
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
-from core.solver.errors import ScenarioError
 
 EXIT_PUSH_FAILED = 1
 EXIT_BAD_SCENARIO = 2

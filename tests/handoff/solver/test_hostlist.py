@@ -1,7 +1,7 @@
 import pytest
 
-from handoff.solver.hostlist import hostlist, hostlist_expand, node_pattern, number_ranges
 from core.solver.errors import ScenarioError
+from handoff.solver.hostlist import hostlist, hostlist_expand, node_pattern, number_ranges
 
 
 def test_consecutive_numbers_make_one_range_and_gaps_split_it():

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner.solver.documents import MAX_ITEMS, MAX_VALUES, parse_document
 from core.solver.errors import ScenarioError
+from planner.solver.documents import MAX_ITEMS, MAX_VALUES, parse_document
 from planner.solver.scenario import MIN_INTERRUPTIONS_PER_GPU_YEAR
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from workspace.api.schema import COMPONENTS_PREFIX
 from planner.scenario_json_schema import document_definitions, plan_definitions
 from tests.planner.test_scenario_json_schema import leaf_errors
+from workspace.api.schema import COMPONENTS_PREFIX
 
 pytestmark = pytest.mark.django_db
 

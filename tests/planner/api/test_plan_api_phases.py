@@ -79,9 +79,9 @@ def test_bad_phases_exit_2_on_their_path(capsys, tmp_path, edit, path, message):
 def test_every_phase_document_is_left_as_given():
     document = example()
     before = copy.deepcopy(document)
+    from core.solver.schema import read_spec
     from planner.solver.phase_spec import PhaseSpec
     from planner.solver.phases import phase_document
-    from core.solver.schema import read_spec
 
     phase = read_spec(PhaseSpec, document["phases"][0])
     phased = phase_document(document, phase, ())

@@ -1,7 +1,7 @@
 import pytest
 
-from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 from core.solver.errors import ScenarioError
+from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 
 
 def error_of(text, syntax="auto") -> dict:

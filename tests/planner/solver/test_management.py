@@ -3,9 +3,9 @@ racked, powered and bought, checked by hand and against the DGX SuperPOD H100 RA
 
 import pytest
 
-from fabric.solver.specs import FabricSpec, FabricsSpec
 from core.solver.errors import ScenarioError
 from core.solver.management import ServerGroup, fabric_managers_needed, server_groups
+from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.pipeline import plan_scenario
 from power.solver.specs import RacksSpec
 

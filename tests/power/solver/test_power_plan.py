@@ -3,8 +3,8 @@
 import pytest
 
 from core.solver.interfaces import SwitchGroup
-from fabric.solver.specs import FabricsSpec
 from core.solver.management import server_groups
+from fabric.solver.specs import FabricsSpec
 from power.solver.power_plan import packed_racks, racks_and_power
 from power.solver.specs import FacilitySpec, RacksSpec
 

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from core.solver.interfaces import SwitchGroup
-from core.solver.errors import InfeasibleError, ScenarioError
 from catalog.solver.parts import SystemSpec
 from catalog.solver.power_parts import PduSpec
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import SwitchGroup
 from power.solver.rack_packing import pack_compute_racks, pack_racks, whole_units_within
 from power.solver.specs import RacksSpec
 
