@@ -12,7 +12,7 @@ from catalog import edits as catalog_edits
 from catalog.edits import merge_edited_part
 from catalog.models import CatalogVersion
 from fabric.models import Switch
-from tests.planner.test_catalog_versions import admin_change
+from tests.catalog.test_catalog_versions import admin_change
 
 pytestmark = pytest.mark.django_db
 

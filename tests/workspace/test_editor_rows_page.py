@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from planner.models import Scenario
-from tests.planner.test_editor_page import read
-from tests.planner.test_editor_rows import tier
+from tests.workspace.test_editor_page import read
+from tests.workspace.test_editor_rows import tier
 
 START = {"name": "Rows by post", "compute": {"system": "dgx-h100", "gpus": 64}}
 
