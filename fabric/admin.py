@@ -1,7 +1,7 @@
 from django.contrib import admin
 
+from catalog.admin import CatalogPartAdmin
 from fabric.models import Cable, Switch, Transceiver
-from planner.admin import CatalogPartAdmin
 
 
 @admin.register(Switch)

@@ -1,7 +1,7 @@
 """The network catalog: switches, optical transceivers and cables."""
 
-from fabric.solver.parts import CableSpec, SwitchSpec, TransceiverSpec
-from planner.part_models import catalog_part_model
+from catalog.part_models import catalog_part_model
+from catalog.solver.fabric_parts import CableSpec, SwitchSpec, TransceiverSpec
 
 Switch = catalog_part_model("Switch", SwitchSpec, __name__, "switches")
 Transceiver = catalog_part_model("Transceiver", TransceiverSpec, __name__, "transceivers")

@@ -1,7 +1,7 @@
 """Figures of the fabrics of a plan: a picture of each fabric's structure (topology_plots)."""
 
+from catalog.solver.snapshot import CatalogSnapshot
 from fabric.topology_plots import topology_figure
-from planner.solver.catalog import CatalogSnapshot
 
 
 def _names(fabric: dict, catalog: CatalogSnapshot | None) -> dict[str, str]:

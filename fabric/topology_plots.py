@@ -10,7 +10,7 @@ hover: role, model, how many, ports used and free per switch, links down and up.
 import math
 from dataclasses import dataclass, field
 
-from planner.plots import PALETTE, base_layout
+from core.plot_theme import PALETTE, base_layout
 
 RAIL_COLORS = ["#0b6bcb", "#e67e22", "#1b8a5a", "#c0392b", "#7a4fd1", "#138d9c", "#b7950b", "#d63384"]
 SWITCH_COLOR = "#5b6b7c"

@@ -1,6 +1,6 @@
 """The hand-off files as bytes: Slurm topology (tree, blocks, YAML), the UFM point-to-point
 workbook and the NetBox bundle (a zip). Made from the `Plan` and the catalog it was made with;
-no Django here (planner/exports.py registers these and the views serve them).
+no Django here (handoff/exports.py registers these and the views serve them).
 """
 
 import csv
@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import xlsxwriter
 import yaml
 
+from core.solver.cells import spreadsheet_text
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
 from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies, infiniband_fabrics
@@ -65,11 +67,9 @@ from handoff.solver.ufm import (
     require_infiniband,
     ufm_rows,
 )
-from planner.solver.cells import spreadsheet_text
-from planner.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 DEVICE_PREFIX_FIELD = "device_prefix"
 DEVICE_PREFIX_PATTERN = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9._-]{{0,{DEVICE_PREFIX_LENGTH - 1}}}$")

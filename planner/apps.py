@@ -1,7 +1,6 @@
 from django.apps import AppConfig
 
-from planner.catalog import CatalogSource, catalog_sources
-from planner.catalog_cache import watch_catalog_rows
+from catalog.rows import CatalogSource
 
 
 class PlannerConfig(AppConfig):
@@ -11,7 +10,3 @@ class PlannerConfig(AppConfig):
         CatalogSource("systems", "planner.System", "catalog/systems.yaml"),
         CatalogSource("servers", "planner.Server", "catalog/servers.yaml"),
     ]
-
-    def ready(self):
-        # Every app's catalog models, this app's `catalog_sources` above and the others'.
-        watch_catalog_rows([source.model_class() for source in catalog_sources()])

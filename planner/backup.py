@@ -31,11 +31,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Prefetch
 
-from planner.catalog import catalog_digest
-from planner.catalog_versions import catalog_version_latest
-from planner.models import CatalogVersion, Scenario, ScenarioRevision
+from catalog.models import CatalogVersion
+from catalog.rows import catalog_digest
+from catalog.versions import catalog_version_latest
+from core.solver.errors import ScenarioError
+from planner.models import Scenario, ScenarioRevision
 from planner.solver.documents import check_document_shape
-from planner.solver.errors import ScenarioError
 
 FORMAT = "gpu-cluster-planner-scenarios"
 FORMAT_VERSION = 1

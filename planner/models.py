@@ -1,36 +1,15 @@
-"""Scenarios with their revisions, the catalog of GPU systems and management servers, and the
-versions of the whole catalog that revisions are planned against."""
+"""Scenarios with their revisions, and the catalog of GPU systems and management servers."""
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from planner.part_models import catalog_part_model
-from planner.solver.parts import ServerSpec, SystemSpec
+from catalog.models import CatalogVersion
+from catalog.part_models import catalog_part_model
+from catalog.solver.parts import ServerSpec, SystemSpec
 
 System = catalog_part_model("System", SystemSpec, __name__, "systems")
 Server = catalog_part_model("Server", ServerSpec, __name__, "servers")
-
-
-class CatalogVersion(models.Model):
-    """The whole catalog (every app's parts) as it was at one moment; never changed once saved.
-
-    A new version is recorded whenever the catalog's content differs from the latest one
-    (an admin edit, `loadcatalog`, or a change found when a scenario is saved), so that a saved
-    revision is planned against the catalog it was saved with.
-    """
-
-    number = models.PositiveIntegerField(unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    digest = models.CharField(max_length=64, db_index=True, help_text="SHA-256 of the snapshot.")
-    snapshot = models.JSONField(help_text="Every part's values, by snapshot field and slug.")
-    reason = models.CharField(max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["-number"]
-
-    def __str__(self) -> str:
-        return f"catalog version {self.number}"
 
 
 class Scenario(models.Model):

@@ -15,16 +15,16 @@ Both are JSON Schema draft 2020-12, the dialect of OpenAPI 3.1. `ref_prefix` say
 definitions live: `#/$defs/` in a standalone schema, `#/components/schemas/` in the API's.
 """
 
-from abc import ABC, abstractmethod
 import dataclasses
 import functools
 import types
 import typing
+from abc import ABC, abstractmethod
 from typing import Any, Literal, get_args, get_origin
 
+from core.solver.schema import MAX_LIST_ITEMS, MAX_TEXT_LENGTH, FieldInfo, spec_fields
 from planner.solver.plan import Plan
 from planner.solver.scenario import ScenarioSpec
-from planner.solver.schema import MAX_LIST_ITEMS, MAX_TEXT_LENGTH, FieldInfo, spec_fields
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 STANDALONE_PREFIX = "#/$defs/"

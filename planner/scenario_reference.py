@@ -5,8 +5,8 @@ import types
 import typing
 from typing import Any, Literal, get_args, get_origin
 
+from core.solver.schema import spec_fields
 from planner.solver.scenario import ScenarioSpec
-from planner.solver.schema import spec_fields
 
 HEADER = """# Scenario keys
 

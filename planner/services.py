@@ -6,14 +6,15 @@ from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from planner.catalog import catalog_rows, catalog_snapshot, catalog_snapshot_from_rows
-from planner.catalog_versions import FOUND_ON_SAVE, catalog_version_record, catalog_version_snapshot
+from catalog.models import CatalogVersion
+from catalog.rows import catalog_rows, catalog_snapshot, catalog_snapshot_from_rows
+from catalog.solver.snapshot import CatalogSnapshot
+from catalog.versions import FOUND_ON_SAVE, catalog_version_record, catalog_version_snapshot
+from core.solver.errors import ScenarioError
 from planner.key_figures import revision_figures
-from planner.models import CatalogVersion, Scenario, ScenarioRevision
+from planner.models import Scenario, ScenarioRevision
 from planner.selectors import revision_current
-from planner.solver.catalog import CatalogSnapshot
 from planner.solver.documents import check_document_shape
-from planner.solver.errors import ScenarioError
 from planner.solver.limits import check_work_limits
 from planner.solver.pipeline import plan_scenario, validate_scenario
 from planner.solver.plan import Plan

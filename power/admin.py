@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from planner.admin import CatalogPartAdmin
+from catalog.admin import CatalogPartAdmin
 from power.models import CoolingType, CoolingUnit, Pdu, RackType
 
 admin.site.register([RackType, Pdu, CoolingUnit], CatalogPartAdmin)

@@ -1,6 +1,6 @@
 from django.apps import AppConfig
 
-from planner.catalog import CatalogSource
+from catalog.rows import CatalogSource
 
 
 class PowerConfig(AppConfig):

@@ -1,7 +1,7 @@
 """The facility catalog: rack types, rack PDUs, cooling types and cooling plant units."""
 
-from planner.part_models import catalog_part_model
-from power.solver.parts import CoolingTypeSpec, CoolingUnitSpec, PduSpec, RackTypeSpec
+from catalog.part_models import catalog_part_model
+from catalog.solver.power_parts import CoolingTypeSpec, CoolingUnitSpec, PduSpec, RackTypeSpec
 
 RackType = catalog_part_model("RackType", RackTypeSpec, __name__, "rack types")
 Pdu = catalog_part_model("Pdu", PduSpec, __name__, "PDUs")

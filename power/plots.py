@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from planner.plots import COLORS, base_layout
+from core.plot_theme import COLORS, base_layout
 
 RACK_NODES = {
     "compute": "Compute racks",

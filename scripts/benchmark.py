@@ -20,18 +20,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
 django.setup()
 
+from catalog.rows import catalog_snapshot_from_files  # noqa: E402
+from core.solver.errors import ScenarioError  # noqa: E402
+from core.solver.part_counts import PartCount  # noqa: E402
+from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from fabric.solver.endpoints import system_endpoints  # noqa: E402
 from fabric.solver.fabric import plan_fabric  # noqa: E402
-from planner.catalog import catalog_snapshot_from_files  # noqa: E402
-from planner.solver.bom import PartCount  # noqa: E402
-from planner.solver.errors import ScenarioError  # noqa: E402
-from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from planner.solver.pipeline import optics_kw_by_device, plan_scenario, validate_scenario  # noqa: E402
 from power.solver.power_plan import racks_and_power  # noqa: E402
 
@@ -147,7 +147,7 @@ def main() -> None:
 
 def export_timings(runs: int) -> None:
     """The bill of materials and cost, and each export, of a 100,000-GPU plan."""
-    from planner.exports import plan_export
+    from handoff.exports import plan_export
     from planner.solver.bom import bom_lines
     from planner.solver.tco import cost_of_ownership
 
@@ -183,7 +183,7 @@ def cabling_timings(runs: int) -> None:
     import tracemalloc
 
     from fabric.solver.cabling import cabling_rows
-    from planner.exports import plan_export_lines
+    from handoff.exports import plan_export_lines
 
     catalog = catalog_snapshot_from_files()
     runs = min(runs, 3)
@@ -221,9 +221,9 @@ def workspace_timings(runs: int) -> None:
     from django.db import connection
     from django.test import Client
 
-    from planner.catalog import catalog_snapshot
-    from planner.editor import ScenarioEditor
+    from catalog.rows import catalog_snapshot
     from planner.services import scenario_create
+    from workspace.editor.form import ScenarioEditor
 
     # No setup_test_environment(): its template instrumentation would be timed too.
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)

@@ -17,15 +17,15 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django
 
 django.setup()
 
-from planner.catalog import catalog_snapshot_from_files
-from planner.export_jobs import plan_cable_count
-from planner.exports import HANDOFF_EXPORTS, export_available, plan_export_of
+from catalog.rows import catalog_snapshot_from_files
+from handoff.export_jobs import plan_cable_count
+from handoff.exports import HANDOFF_EXPORTS, export_available, plan_export_of
 from planner.solver.pipeline import plan_scenario
 
 H100_16K = {

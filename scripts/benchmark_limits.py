@@ -40,8 +40,8 @@ def document(nodes: int, topology: str) -> dict:
 def largest_allowed_nodes(topology: str) -> int:
     """The most systems whose document passes validation and the work limits (a bisection over
     the limits check, which costs milliseconds)."""
-    from planner.catalog import catalog_snapshot_from_files
-    from planner.solver.errors import ScenarioError
+    from catalog.rows import catalog_snapshot_from_files
+    from core.solver.errors import ScenarioError
     from planner.solver.limits import check_work_limits
     from planner.solver.pipeline import validate_scenario
 
@@ -65,9 +65,9 @@ def measure(nodes: int, topology: str, rows_limit: int | None) -> dict:
     """In this process: the plan, then its cabling plan streamed, then written zipped."""
     import tempfile
 
-    from planner.catalog import catalog_snapshot_from_files
-    from planner.export_jobs import plan_cable_count
-    from planner.exports import plan_export_lines
+    from catalog.rows import catalog_snapshot_from_files
+    from handoff.export_jobs import plan_cable_count
+    from handoff.exports import plan_export_lines
     from planner.solver.pipeline import plan_scenario
 
     catalog = catalog_snapshot_from_files()
@@ -115,7 +115,7 @@ def main() -> None:
     parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()

@@ -16,13 +16,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
 django.setup()
 
-from planner.catalog import catalog_snapshot_from_files  # noqa: E402
+from catalog.rows import catalog_snapshot_from_files  # noqa: E402
 from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED  # noqa: E402
 from sweeps.runner import run_sweep  # noqa: E402
 from sweeps.solver.engine import clear_sweep_caches  # noqa: E402

@@ -9,8 +9,9 @@ load average is printed with the table.
 
 A worker reads one JSON request a line on stdin, {"document": ..., "measure": "plan" |
 "cabling"}, and answers {"ms": CPU ms} or {"error": "..."}; it uses only
-`planner.solver.pipeline.plan_scenario`, `planner.catalog.catalog_snapshot_from_files` and
-`fabric.solver.cabling.cabling_rows`, which both sides have.
+`planner.solver.pipeline.plan_scenario`, `catalog_snapshot_from_files` and
+`fabric.solver.cabling.cabling_rows`, which both sides have (the settings and the catalog where
+each tree keeps them: config/ and catalog/ since the floors, planner/ before).
 """
 
 import json
@@ -23,10 +24,14 @@ from pathlib import Path
 WORKER = r"""
 import json, os, sys, time
 sys.path.insert(0, os.getcwd())
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "planner.settings")
+floors = os.path.exists("config/settings.py")
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings" if floors else "planner.settings"
 import django
 django.setup()
-from planner.catalog import catalog_snapshot_from_files
+if floors:
+    from catalog.rows import catalog_snapshot_from_files
+else:
+    from planner.catalog import catalog_snapshot_from_files
 from planner.solver.pipeline import plan_scenario
 from fabric.solver.cabling import cabling_rows
 catalog = catalog_snapshot_from_files()

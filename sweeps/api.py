@@ -14,8 +14,8 @@ from jobs.api import TooManyJobsError
 from jobs.models import Job
 from jobs.selectors import job_get
 from jobs.services import TooManyJobs
-from planner.api.schema import error_responses
 from sweeps.jobs import SWEEP_JOB, sweep_job_enqueue, sweep_result
+from workspace.api.schema import error_responses
 
 
 class SweepSerializer(serializers.ModelSerializer):

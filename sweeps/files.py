@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
+from core.solver.errors import ScenarioError
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
-from planner.solver.errors import ScenarioError
 
 SYNTAX_BY_SUFFIX = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 

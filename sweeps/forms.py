@@ -3,7 +3,7 @@ figure and its bounds) and objectives (a plan figure to minimise or maximise), r
 document (sweeps/solver/spec.py), and the sweep's errors by dotted path put back next to the
 inputs they are about.
 
-The fields a sweep may vary are the editor's (planner/editor_fields.py) that
+The fields a sweep may vary are the editor's (workspace/editor/fields.py) that
 `scenario_key_problem` accepts, with the editor's labels, units and catalog choices, so values
 are typed as in the editor ("1,024", "8 %", a choice by its words).
 """
@@ -13,13 +13,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from planner.editor import ScenarioEditor
-from planner.editor_fields import EditorField
-from planner.editor_values import display_value
-from planner.form_input import InputError, read_number
-from planner.solver.errors import ScenarioError
-from planner.words import words_of
+from core.solver.errors import ScenarioError
 from sweeps.solver.keys import scenario_key_problem
+from workspace.editor.fields import EditorField
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.form_input import InputError, read_number
+from workspace.editor.values import display_value
+from workspace.words import words_of
 
 AXIS_ROWS = 4
 CONSTRAINT_ROWS = 3

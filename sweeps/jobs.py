@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from catalog.rows import catalog_snapshot
+from core.solver.errors import InfeasibleError, ScenarioError
 from jobs.models import Job
 from jobs.services import JobOutput, job_enqueue, job_result_file
 from jobs.worker import JobContext, JobError, JobInterrupted
-from planner.catalog import catalog_snapshot
 from planner.solver.documents import check_document_shape
-from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.pipeline import CABLES_ENGINE
 from sweeps.report import design_dict, summary_dict
 from sweeps.runner import MAX_BATCH, batch_size_for, run_sweep, scheduler_address

@@ -8,7 +8,7 @@ import csv
 from pathlib import Path
 from typing import IO
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from sweeps.solver.engine import DesignResult
 from sweeps.solver.spec import SweepSpec
 

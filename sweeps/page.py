@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from planner.editor_labels import in_sentence
-from planner.plots import COLORS, FONT, PALETTE
-from planner.words import words_of
+from core.plot_theme import COLORS, FONT, PALETTE
 from sweeps.forms import SweepField, plan_key_label
 from sweeps.solver.spec import KEY_FIGURES
+from workspace.editor.labels import in_sentence
+from workspace.words import words_of
 
 FRONT_COLOR = PALETTE[1]
 OTHER_COLOR = COLORS["other"]

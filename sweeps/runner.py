@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-from planner.solver.catalog import CatalogSnapshot
+from catalog.solver.snapshot import CatalogSnapshot
 from planner.solver.pipeline import CABLES_ENGINE
 from sweeps.solver.engine import DesignResult, evaluate_batch
 from sweeps.solver.spec import SweepSpec

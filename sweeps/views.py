@@ -11,13 +11,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from catalog.rows import catalog_snapshot
+from core.solver.errors import ScenarioError
 from jobs.models import Job
 from jobs.selectors import job_get
 from jobs.services import TooManyJobs
-from planner.catalog import catalog_snapshot
 from planner.selectors import scenario_get
 from planner.services import scenario_create
-from planner.solver.errors import ScenarioError
 from sweeps.forms import GENERAL, GOAL_LABELS, MAX_PAGE_DESIGNS, PLAN_KEYS, SweepForm, sweep_fields
 from sweeps.jobs import SWEEP_JOB, sweep_design_document, sweep_job_enqueue, sweep_result
 from sweeps.page import SweepResultView

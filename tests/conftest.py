@@ -3,7 +3,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from planner.catalog import catalog_snapshot_from_files
+from catalog.rows import catalog_snapshot_from_files
 
 
 @pytest.fixture(scope="session")

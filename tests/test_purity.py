@@ -18,7 +18,7 @@ def solver_modules() -> list[str]:
 
 def test_there_are_solver_modules_in_every_app():
     apps = {module.split(".")[0] for module in solver_modules()}
-    assert apps == {"planner", "fabric", "power", "storage", "handoff", "sweeps"}
+    assert apps == {"core", "catalog", "planner", "fabric", "power", "storage", "handoff", "sweeps"}
 
 
 def test_no_solver_module_imports_django_drf_or_plotly():

@@ -1,5 +1,5 @@
+from catalog.api import catalog_viewset
 from fabric.models import Cable, Switch, Transceiver
-from planner.api.catalog import catalog_viewset
 
 SwitchViewSet = catalog_viewset(Switch)
 TransceiverViewSet = catalog_viewset(Transceiver)

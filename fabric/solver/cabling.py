@@ -122,7 +122,7 @@ from fabric.solver.results import LinkResult
 from storage.solver.tiers import storage_endpoint_groups
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 CABLING_COLUMNS = (
     "link", "from_rack", "from_u", "from_device", "from_port", "to_rack", "to_u", "to_device",

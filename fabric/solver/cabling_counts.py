@@ -11,7 +11,7 @@ from fabric.solver.figures import W_PER_KW
 from fabric.solver.results import CableCount, FabricResult, PartQuantity
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 
 @dataclass(frozen=True)

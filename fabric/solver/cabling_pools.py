@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from fabric.solver.cabling_wiring import NodePool
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 
 def node_pools(plan: Any, catalog: "CatalogSnapshot") -> list[NodePool]:

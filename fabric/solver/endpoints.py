@@ -2,9 +2,9 @@
 
 from collections.abc import Iterable, Mapping
 
-from fabric.solver.interfaces import EndpointGroup, SwitchGroup
-from planner.solver.management import ServerGroup
-from planner.solver.parts import SystemSpec
+from catalog.solver.parts import SystemSpec
+from core.solver.interfaces import EndpointGroup, SwitchGroup
+from core.solver.management import ServerGroup
 
 MANAGEMENT_PORT_GBPS = 1.0
 """A switch's out-of-band management port: 1000BASE-T RJ45 on the catalog's switches."""

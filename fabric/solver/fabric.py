@@ -9,7 +9,12 @@ import math
 from collections.abc import Iterable, Mapping, MutableMapping
 from typing import TYPE_CHECKING
 
-from fabric.solver.dragonfly import dragonfly_layout, dragonfly_max_groups
+from catalog.solver.parts import SystemSpec
+from core.solver.errors import ScenarioError
+from core.solver.interfaces import EndpointGroup
+from core.solver.part_counts import PartCount
+from fabric.solver.dragonfly import dragonfly_max_groups
+from fabric.solver.dragonfly_layout import dragonfly_layout
 from fabric.solver.endpoints import (
     FABRIC_MANAGER,
     fabric_manager_endpoints,
@@ -26,7 +31,6 @@ from fabric.solver.figures import (
     optics_power_w,
     switch_power_kw,
 )
-from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout
 from fabric.solver.media import link_choice, stock_length_m
 from fabric.solver.ports import inter_switch_rate_problem, port_split_ways
@@ -40,12 +44,9 @@ from fabric.solver.results import (
     TierResult,
 )
 from fabric.solver.specs import FabricSpec, FabricsSpec
-from planner.solver.bom import PartCount
-from planner.solver.errors import ScenarioError
-from planner.solver.parts import SystemSpec
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
 """oob last: it serves the management ports of the other fabrics' switches."""

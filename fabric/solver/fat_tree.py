@@ -8,6 +8,7 @@ says the limit and what would fit.
 import math
 from dataclasses import replace
 
+from core.solver.errors import InfeasibleError, ScenarioError
 from fabric.solver.clos import (
     ClosCounts,
     max_switch_hops,
@@ -34,7 +35,6 @@ from fabric.solver.ports import (
     switch_ports,
     uplinks_for_down_gbps,
 )
-from planner.solver.errors import InfeasibleError, ScenarioError
 
 
 def fat_tree_layout(context: FabricContext, rails: int | None = None, leaf_role: str = "leaf") -> PlaneLayout:

@@ -7,8 +7,8 @@ planner, which multiplies it by the planes, chooses media and optics and sums po
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fabric.solver.interfaces import EndpointGroup, PortEnd
-from fabric.solver.parts import SwitchSpec
+from catalog.solver.fabric_parts import SwitchSpec
+from core.solver.interfaces import EndpointGroup, PortEnd
 
 if TYPE_CHECKING:
     from fabric.solver.dragonfly import DragonflyCounts

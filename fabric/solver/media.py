@@ -16,9 +16,9 @@ from typing import Literal
 
 import numpy as np
 
-from fabric.solver.parts import CableSpec, TransceiverSpec
-from fabric.solver.interfaces import PortEnd
-from planner.solver.schema import spec_field
+from catalog.solver.fabric_parts import CableSpec, TransceiverSpec
+from core.solver.interfaces import PortEnd
+from core.solver.schema import spec_field
 
 OpticalMedia = Literal["transceivers", "aoc"]
 COPPER_MEDIA_ORDER = ("twisted_pair", "dac", "acc")

@@ -3,7 +3,7 @@
 import math
 from dataclasses import dataclass
 
-from fabric.solver.parts import SwitchSpec
+from catalog.solver.fabric_parts import SwitchSpec
 
 # Guards ceil() against binary fractions: 64 x 3 / 4 must give 48, not 49.
 _ROUND_TOLERANCE = 1e-9

@@ -9,8 +9,8 @@ whose links fit one switch is one switch (role `rail`); a larger rail is a fat t
 import math
 from dataclasses import replace
 
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.fat_tree import fat_tree_layout
-from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout, switch_end
 from fabric.solver.ports import port_split_ways
 

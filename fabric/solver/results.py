@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from fabric.solver.interfaces import FabricName, PortEnd, SwitchGroup
+from core.solver.interfaces import FabricName, PortEnd, SwitchGroup
 
 
 @dataclass(frozen=True)

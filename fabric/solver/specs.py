@@ -3,9 +3,9 @@
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from core.solver.schema import spec_field
 from fabric.solver.dragonfly import DragonflySpec
 from fabric.solver.media import LinkLengthsSpec, OpticalMedia
-from planner.solver.schema import spec_field
 
 
 def _oversubscription_shorthand(value: Any) -> Any:

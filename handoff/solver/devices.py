@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from fabric.solver.cabling import PlanCabling
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 
 @dataclass(frozen=True)

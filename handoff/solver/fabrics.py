@@ -3,7 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 INFINIBAND = "infiniband"
 

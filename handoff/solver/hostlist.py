@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 
 NODE_PATTERN_FIELD = "node_pattern"
 NODE_PATTERN_DEFAULT_PREFIX = "gpu"

@@ -38,7 +38,7 @@ from handoff.solver.netbox import (
 )
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 TAG = "capacity-planner"
 STATUS = "Planned"

@@ -40,7 +40,7 @@ from handoff.solver.library import library_entry, manufacturer_name, switch_port
 from handoff.solver.netbox_choices import ETHERNET_INTERFACE_BY_GBPS, cable_type, interface_type
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 STATUS = "planned"
 LENGTH_UNIT = "m"

@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from core.solver.errors import ScenarioError
 from handoff.solver.devices import plan_cabling
 from handoff.solver.hostlist import NodePattern, hostlist
-from planner.solver.errors import ScenarioError
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 TREE_FABRIC = "compute"
 FORMAT_FIELD = "format"

@@ -21,9 +21,9 @@ the bundle ships one that covers every number it uses. Devices keep the cabling 
 
 from collections.abc import Iterable, Iterator
 
+from core.solver.errors import ScenarioError
 from handoff.solver.library import NVOS_INFINIBAND_PORTS, library_entry
 from handoff.solver.netbox import Part, cable_end, nic_role, type_interfaces
-from planner.solver.errors import ScenarioError
 
 UFM_COLUMNS = ("Rack", "U", "Name", "HCA/Port", "Rack", "U", "Name", "Port")
 FORMAT_FIELD = "format"

@@ -14,7 +14,7 @@ logger = logging.getLogger(__name__)
 
 
 def forwards(apps, schema_editor):
-    from planner.catalog import catalog_snapshot, catalog_snapshot_from_rows
+    from catalog.rows import catalog_snapshot, catalog_snapshot_from_rows
     from planner.services import document_key_figures
 
     ScenarioRevision = apps.get_model("planner", "ScenarioRevision")

@@ -4,29 +4,12 @@ scenario's quotes, and totals by category."""
 import math
 from dataclasses import dataclass
 
-from planner.solver.catalog import CatalogSnapshot
-from planner.solver.parts import SystemSpec
+from catalog.solver.parts import SystemSpec
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.part_counts import BOM_CATEGORIES, PartCount
 from planner.solver.scenario import SparesSpec
 
-BOM_CATEGORIES = (
-    "compute", "scale_up", "network", "optics", "cables", "storage", "management", "racks", "power", "cooling",
-)
-"""management: fabric manager appliances and management servers (head nodes); scale_up: the
-modules and cables inside multi-rack systems (`system_part_counts`)."""
 _CATEGORY_ORDER = {category: rank for rank, category in enumerate(BOM_CATEGORIES)}
-
-
-@dataclass(frozen=True)
-class PartCount:
-    """So many of one catalog part, as a pipeline step needs them."""
-
-    category: str
-    """One of BOM_CATEGORIES."""
-    sku: str
-    """Catalog slug."""
-    quantity: int
-    length_m: float | None = None
-    """Stock length of a cable; None for parts bought by the piece."""
 
 
 def system_part_counts(system: SystemSpec, systems: int) -> list[PartCount]:

@@ -3,8 +3,8 @@
 import math
 from dataclasses import dataclass, replace
 
-from planner.solver.errors import ScenarioError, join_path
-from planner.solver.parts import NicSpec, SystemSpec
+from catalog.solver.parts import NicSpec, SystemSpec
+from core.solver.errors import ScenarioError, join_path
 from planner.solver.scenario import ComputeSpec
 
 NICS_PATH = "compute.nics"

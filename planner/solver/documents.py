@@ -18,14 +18,20 @@ from typing import Any
 import yaml
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
-from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, SequenceEndEvent, SequenceStartEvent
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.parser import Parser
 from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-from planner.solver.errors import DOCUMENT_PATH, ScenarioError, join_path, printable
+from core.solver.errors import DOCUMENT_PATH, ScenarioError, join_path, printable
 
 MAX_DOCUMENT_BYTES = 1024 * 1024
 """A scenario is a few kilobytes; a megabyte is far beyond any real one."""

@@ -32,12 +32,24 @@ GPUs are their sum; a disaggregated pool adds prefill GPUs (inference_prefill.py
 import math
 from dataclasses import dataclass
 
-from planner.solver.errors import InfeasibleError, ScenarioError
+from catalog.solver.operating_points import (
+    InferenceOperatingPointSpec,
+    roofline_tokens_per_s_per_gpu,
+)
+from catalog.solver.parts import SystemSpec
+from core.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.inference_prefill import PREFILL_EFFICIENCY, PrefillResult, size_prefill
-from planner.solver.inference_spec import BYTES_PER_PARAMETER, UTILISATION_DEFAULT, InferenceModelSpec, InferenceSpec
-from planner.solver.inference_throughput import INFERENCE_FLOPS_PER_PARAMETER_TOKEN, GpuThroughput, gpu_throughput
-from planner.solver.operating_points import InferenceOperatingPointSpec, roofline_tokens_per_s_per_gpu
-from planner.solver.parts import SystemSpec
+from planner.solver.inference_spec import (
+    BYTES_PER_PARAMETER,
+    UTILISATION_DEFAULT,
+    InferenceModelSpec,
+    InferenceSpec,
+)
+from planner.solver.inference_throughput import (
+    INFERENCE_FLOPS_PER_PARAMETER_TOKEN,
+    GpuThroughput,
+    gpu_throughput,
+)
 
 BYTES_PER_GB = 1e9
 PARAMETERS_PER_BILLION = 1e9

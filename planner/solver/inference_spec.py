@@ -1,16 +1,17 @@
 """The `inference:` section: a model (or several, `models:`) served to a load under latency
 targets, which sizes the GPUs.
 
-Self-contained (imports only the schema helpers) so that a pool of `pools:` can carry one too.
+Self-contained (imports only the schema helpers and the catalog's precisions) so that a pool of
+`pools:` can carry one too.
 """
 
 import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from planner.solver.schema import spec_field
+from catalog.solver.operating_points import InferencePrecision
+from core.solver.schema import spec_field
 
-InferencePrecision = Literal["fp16", "bf16", "fp8", "fp4"]
 BenchmarkScenario = Literal["offline", "server", "interactive"]
 
 BYTES_PER_PARAMETER = {"fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "fp4": 0.5}

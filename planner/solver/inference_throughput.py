@@ -23,10 +23,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from planner.solver.errors import ScenarioError
+from catalog.solver.operating_points import CurveFigure, InferenceOperatingPointSpec, curve_figure
+from catalog.solver.parts import SystemSpec
+from core.solver.errors import ScenarioError
 from planner.solver.inference_spec import BYTES_PER_PARAMETER, InferenceModelSpec
-from planner.solver.operating_points import CurveFigure, InferenceOperatingPointSpec, curve_figure
-from planner.solver.parts import SystemSpec
 
 INFERENCE_FLOPS_PER_PARAMETER_TOKEN = 2
 """One multiply-add per active weight per generated token; Kaplan et al. 2020, section 2.1."""

@@ -12,15 +12,15 @@ naming the input that drove it.
 import math
 from dataclasses import replace
 
+from catalog.solver.parts import SystemSpec
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.errors import InfeasibleError
+from core.solver.management import server_groups
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
-from planner.solver.catalog import CatalogSnapshot
 from planner.solver.compute import ComputeResult, size_compute, system_with_nics
-from planner.solver.errors import InfeasibleError
 from planner.solver.inference import size_inference
 from planner.solver.inference_spec import InferenceSpec
-from planner.solver.management import server_groups
-from planner.solver.parts import SystemSpec
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
 from planner.solver.workload import (

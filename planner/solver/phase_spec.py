@@ -12,7 +12,7 @@ import datetime
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from planner.solver.schema import spec_field
+from core.solver.schema import spec_field
 
 MAX_PHASES = 50
 """Phases of one build-out; each is planned in full (milliseconds each)."""

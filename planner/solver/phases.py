@@ -34,16 +34,17 @@ import copy
 import dataclasses
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from planner.solver.bom import BomLine, PartCount, bom_lines, bom_totals_by_category_usd
+from core.solver.part_counts import PartCount
+from planner.solver.bom import BomLine, bom_lines, bom_totals_by_category_usd
+from planner.solver.phase_results import BomChange, PhaseResult
 from planner.solver.phase_spec import PhaseSpec
 from planner.solver.tco import capex_by_category_usd, facility_build_usd
 from power.solver.facility import HOURS_PER_YEAR
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
     from planner.solver.plan import Plan
     from planner.solver.scenario import ScenarioSpec
 
@@ -55,45 +56,6 @@ COUNTED_BY_PHASE = ("compute", "network")
 """Node-bound parts a phase installs as its own design counts them (its systems, and the leaves
 its nodes fill: a rail-optimised unit needs a leaf per rail however few nodes it holds); the
 cables and optics are the final design's in proportion to the nodes."""
-
-
-@dataclass(frozen=True)
-class BomChange:
-    """A BOM line's change from one phase to the next: positive bought, negative no longer used."""
-
-    category: str
-    sku: str
-    description: str
-    quantity: int
-    unit_price_usd: float
-    extended_price_usd: float
-    length_m: float | None = None
-
-
-@dataclass(frozen=True)
-class PhaseResult:
-    name: str
-    start: str
-    years_from_first: float
-    """From the first phase's start to this one's [years of 365.25 days]."""
-    gpus: int
-    nodes: int
-    racks: int
-    racks_added: int
-    it_kw: float
-    facility_kw: float
-    fabric_tiers: dict[str, int]
-    """The compute fabric's switches by tier role in this phase's design."""
-    capex_usd: float
-    """What this phase buys, installation (and a built hall's share) included."""
-    capex_by_category_usd: dict[str, float]
-    cumulative_capex_usd: float
-    opex_usd_per_year: float
-    """Yearly opex rate while this phase is the site's latest (before escalation)."""
-    opex_by_category_usd_per_year: dict[str, float]
-    added: tuple[BomChange, ...]
-    removed: tuple[BomChange, ...]
-    recabled_links: int
 
 
 def phase_document(document: dict, phase: PhaseSpec, tier_names: tuple[str, ...]) -> dict:

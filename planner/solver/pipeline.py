@@ -4,37 +4,29 @@ from collections.abc import MutableMapping
 from dataclasses import replace
 from typing import Any
 
+from catalog.solver.parts import SystemSpec
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.management import server_groups
 from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
 from fabric.solver.cabling_links import SAMPLE_LINKS
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
-from fabric.solver.fabric import fabric_part_counts, plan_fabrics
+from fabric.solver.fabric import plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver import site
-from planner.solver.bom import BomLine, PartCount, bom_lines, bom_sources, system_part_counts
-from planner.solver.catalog import CatalogSnapshot, check_references
+from planner.solver.bom import bom_sources, system_part_counts
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.inference import InferenceResult, size_inference
-from planner.solver.management import server_groups
-from planner.solver.parts import SystemSpec
 from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
-from planner.solver.reliability import (
-    ReliabilityResult,
-    checkpoint_write_target_s,
-    mtbi_s_for,
-    reliability_warnings,
-    size_reliability,
-)
-from planner.solver.scenario import ReliabilitySpec, ScenarioSpec, read_scenario
-from planner.solver.tco import CostResult, cost_of_ownership
+from planner.solver.references import check_references
+from planner.solver.scenario import ScenarioSpec, read_scenario
+from planner.solver.steps import bom_and_cost, size_storage_and_reliability
 from planner.solver.token_cost import inference_with_token_cost
 from planner.solver.workload import (
-    WorkloadResult,
     size_workload,
     workload_gpus_needed,
 )
-from power.solver.cooling_plant import cooling_units_paid_by
 from power.solver.power_plan import (
     RacksAndPower,
     in_rack_cdu_units,
@@ -43,13 +35,10 @@ from power.solver.power_plan import (
     racks_and_power,
 )
 from power.solver.rack_packing import RacksResult, pack_compute_racks
-from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
     StorageResult,
-    size_storage,
     storage_endpoint_groups,
     storage_system_counts,
-    storage_warnings,
 )
 
 CABLES_COUNTED = "counted"
@@ -114,7 +103,7 @@ def plan_scenario(
     inference = _size_inference(scenario, catalog, system)
     compute = size_compute(_compute_spec(scenario, system, inference), system)
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None
-    storage, reliability, job_warnings = _size_storage_and_reliability(scenario, catalog, system, compute, workload)
+    storage, reliability, job_warnings = size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
     fabrics, facility = _fabrics_and_racks(
         scenario, catalog, system, compute, storage, cables=cables, cache=cache, lay_out_floor=lay_out_floor,
@@ -148,31 +137,6 @@ def plan_scenario(
         sources=bom_sources(bom, catalog),
         inputs=scenario,
     )
-
-
-def bom_and_cost(
-    scenario: ScenarioSpec, catalog: CatalogSnapshot, systems: list[PartCount], storage: StorageResult | None,
-    fabrics: dict[str, FabricResult], facility: RacksAndPower, *, gpus: int,
-    reliability: ReliabilityResult | None, dense_tflops_per_gpu: float,
-) -> tuple[tuple[BomLine, ...], CostResult]:
-    """The BOM (the GPU systems, storage systems, fabrics' parts, racks and facility) and its
-    cost of ownership, for a cluster or a site of pools."""
-    part_counts = [*systems, *(PartCount("storage", slug, count) for slug, count in storage_system_counts(storage))]
-    part_counts += fabric_part_counts(fabrics)
-    part_counts += facility.part_counts
-    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
-    cost = cost_of_ownership(
-        bom=bom,
-        finance=scenario.finance,
-        gpus=gpus,
-        it_kw=facility.power.it_kw,
-        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
-        electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
-        goodput=reliability.goodput if reliability else None,
-        dense_tflops_per_gpu=dense_tflops_per_gpu,
-        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
-    )
-    return bom, cost
 
 
 PLAN_AND_PACK_ROUNDS = 6
@@ -421,36 +385,3 @@ def _size_inference(scenario: ScenarioSpec, catalog: CatalogSnapshot, system: Sy
     if scenario.inference is None:
         return None
     return size_inference(scenario.inference, system, tuple(catalog.inference_operating_points.values()))
-
-
-def _size_storage_and_reliability(
-    scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    workload: WorkloadResult | None,
-) -> tuple[StorageResult | None, ReliabilityResult | None, list[str]]:
-    """Storage for the job, then its checkpoint interval and goodput with the write time it achieves.
-
-    Left out (None) when the scenario has no workload, reliability or storage section.
-    """
-    if workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
-        return None, None, []
-    reliability_spec = scenario.reliability or ReliabilitySpec()
-    target_s = checkpoint_write_target_s(
-        scenario.storage.checkpoint_write_s, scenario.storage.checkpoint_write_share,
-        mtbi_s_for(reliability_spec, compute.gpus), reliability_spec.checkpoint_interval_s,
-    )
-    storage = size_storage(
-        scenario.storage, catalog.storage_systems, gpus=compute.gpus, nodes=compute.nodes,
-        storage_nic=system.nic("storage"),
-        parameters_billion=workload.parameters_billion if workload else None,
-        tokens_trillion=workload.tokens_trillion if workload else None,
-        checkpoint_write_target_s=target_s,
-    )
-    write_s = storage.checkpoint_write_s if storage.checkpoint_write_s is not None else target_s
-    reliability = size_reliability(
-        reliability_spec, gpus=compute.gpus, spare_nodes=compute.spare_nodes, checkpoint_write_s=write_s,
-        training_days=workload.training_days if workload else None,
-    )
-    warnings = storage_warnings(storage) + reliability_warnings(
-        reliability, workload.days_allowed if workload else None
-    )
-    return storage, reliability, warnings

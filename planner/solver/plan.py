@@ -8,7 +8,7 @@ from fabric.solver.results import FabricResult
 from planner.solver.bom import BomLine, PartSource
 from planner.solver.compute import ComputeResult
 from planner.solver.inference import InferenceResult
-from planner.solver.phases import PhaseResult
+from planner.solver.phase_results import PhaseResult
 from planner.solver.reliability import ReliabilityResult
 from planner.solver.scenario import FinanceSpec, ScenarioSpec
 from planner.solver.tco import CostResult

@@ -39,7 +39,7 @@ from typing import Literal
 import numpy as np
 from scipy import optimize, stats
 
-from planner.solver.errors import InfeasibleError
+from core.solver.errors import InfeasibleError
 from planner.solver.scenario import ReliabilitySpec
 
 HOURS_PER_YEAR = 8_766.0

@@ -12,12 +12,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from fabric.solver.parts import SwitchSpec
+from catalog.solver.fabric_parts import SwitchSpec
+from catalog.solver.parts import NicSpec, SystemSpec
+from core.solver.schema import read_spec, spec_field
 from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.inference_spec import InferenceSpec
-from planner.solver.parts import NicSpec, SystemSpec
 from planner.solver.phase_spec import Growth, PhaseSpec, phase_problems
-from planner.solver.schema import read_spec, spec_field
 from power.solver.specs import FacilitySpec, RacksSpec
 from storage.solver.specs import StorageSpec
 

@@ -16,6 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from catalog.solver.parts import SystemSpec
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.errors import FieldError, InfeasibleError, ScenarioError
+from core.solver.management import server_groups
 from fabric.solver.cabling_counts import CabledPlan, counted_fabrics
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import (
@@ -28,19 +32,16 @@ from fabric.solver.fabric import plan_fabric, plan_fabrics
 from fabric.solver.results import FabricResult
 from fabric.solver.specs import FabricsSpec
 from planner.solver.bom import bom_sources, system_part_counts
-from planner.solver.catalog import CatalogSnapshot
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
-from planner.solver.errors import FieldError, InfeasibleError, ScenarioError
 from planner.solver.inference import InferenceResult, size_inference
+from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
+from planner.solver.scenario import PoolSpec, ScenarioSpec
+from planner.solver.steps import bom_and_cost, size_storage_and_reliability
 from planner.solver.token_cost import (
     inference_with_token_cost,
     pool_tco_share_usd,
     site_usd_per_million_output_tokens,
 )
-from planner.solver.management import server_groups
-from planner.solver.parts import SystemSpec
-from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
-from planner.solver.scenario import PoolSpec, ScenarioSpec
 from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
 from power.solver.power_plan import (
     RacksAndPower,
@@ -177,14 +178,12 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
     where they stand (`cabling_counts.counted_fabrics`), as for one pool. Without the floor (a
     sweep's screen), or with a pool's own top-of-rack leaves, which the cabling plan does not
     place yet, they stay the fabric engine's (one length a segment)."""
-    from planner.solver.pipeline import _size_storage_and_reliability, bom_and_cost
-
     shared_compute = scenario.fabrics.compute is not None
     pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
              for index, pool in enumerate(scenario.pools)]
     compute = site_compute(pools)
     first_workload = next((pool.workload for pool in pools if pool.workload), None)
-    storage, reliability, job_warnings = _size_storage_and_reliability(
+    storage, reliability, job_warnings = size_storage_and_reliability(
         scenario, catalog, pools[0].system, compute, first_workload
     )
     fabrics, facility, pool_racks = _fabrics_and_racks(

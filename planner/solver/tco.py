@@ -8,8 +8,8 @@ plain sum of both; its present value discounts year t by (1 + r)^t.
 import math
 from dataclasses import dataclass, field
 
+from core.solver.errors import InfeasibleError
 from planner.solver.bom import BomLine, bom_totals_by_category_usd
-from planner.solver.errors import InfeasibleError
 from planner.solver.scenario import FinanceSpec
 from power.solver.cooling_plant import BOUGHT_WITH_CLUSTER, COVERED_BY
 from power.solver.facility import HOURS_PER_YEAR

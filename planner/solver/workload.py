@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from planner.solver.errors import ScenarioError
-from planner.solver.parts import SystemSpec
+from catalog.solver.parts import SystemSpec
+from core.solver.errors import ScenarioError
 from planner.solver.scenario import WorkloadSpec
 
 TRAINING_FLOPS_PER_PARAMETER_TOKEN = 6

@@ -1,4 +1,4 @@
-from planner.api.catalog import catalog_viewset
+from catalog.api import catalog_viewset
 from power.models import CoolingType, CoolingUnit, Pdu, RackType
 
 RackTypeViewSet = catalog_viewset(RackType)

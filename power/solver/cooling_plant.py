@@ -23,13 +23,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from planner.solver.errors import ScenarioError
-from power.solver.parts import CoolingUnitSpec
+from catalog.solver.power_parts import CoolingUnitSpec
+from core.solver.errors import ScenarioError
 from power.solver.rack_loads import RackGroupResult
 from power.solver.specs import FacilitySpec
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 WARM_WATER_COOLING = frozenset({"direct_liquid", "immersion"})
 """Cooling types whose liquid runs warm enough (~25-45 °C) for compressor-free heat rejection."""

@@ -9,7 +9,7 @@ rating, IEC circuits are rated without that factor. See `../shared/reference/pub
 import math
 from dataclasses import dataclass
 
-from power.solver.parts import PduSpec, PowerFeeds
+from catalog.solver.power_parts import PduSpec, PowerFeeds
 
 FEEDS_PER_RACK: dict[str, int] = {"a_b": 2, "single": 1}
 

@@ -10,10 +10,10 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fabric.solver.interfaces import SwitchGroup
-from planner.solver.bom import PartCount
-from planner.solver.management import ServerGroup, server_counts
-from planner.solver.parts import SystemSpec
+from catalog.solver.parts import SystemSpec
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import ServerGroup, server_counts
+from core.solver.part_counts import PartCount
 from power.solver.cooling_plant import (
     BOUGHT_WITH_CLUSTER,
     WARM_WATER_COOLING,
@@ -26,7 +26,7 @@ from power.solver.specs import FacilitySpec, RacksSpec
 from power.solver.support_racks import management_equipment
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 STRANDED_SHARE_TO_WARN = 0.25
 """Warn when a quarter or more of every compute rack's power budget cannot be used."""

@@ -14,8 +14,8 @@ from power.solver.pdu import rack_pdus
 from power.solver.specs import FacilitySpec, RacksSpec
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
-    from power.solver.parts import RackTypeSpec
+    from catalog.solver.power_parts import RackTypeSpec
+    from catalog.solver.snapshot import CatalogSnapshot
 
 RackKind = Literal["compute", "network", "storage", "management"]
 

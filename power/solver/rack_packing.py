@@ -11,12 +11,12 @@ from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from fabric.solver.interfaces import SwitchGroup
-from planner.solver.errors import FieldError, InfeasibleError
-from planner.solver.management import ServerGroup
-from planner.solver.parts import SystemSpec
+from catalog.solver.parts import SystemSpec
+from catalog.solver.power_parts import CoolingTypeSpec, PduSpec, RackTypeSpec
+from core.solver.errors import FieldError, InfeasibleError
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import ServerGroup
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
-from power.solver.parts import CoolingTypeSpec, PduSpec, RackTypeSpec
 from power.solver.pdu import rack_pdus
 from power.solver.rack_loads import (
     RackGroup,
@@ -35,7 +35,7 @@ from power.solver.support_racks import (
 )
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 # Guards floor() against binary fractions: 4 x 10.2 kW must fit a 40.8 kW budget.
 _FIT_TOLERANCE = 1e-9

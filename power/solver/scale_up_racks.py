@@ -1,9 +1,9 @@
 """The racks of a system's own scale-up switching, for a system that spans several racks
 (CloudMatrix 384: 4 switch racks beside its 12 compute racks)."""
 
-from planner.solver.errors import InfeasibleError
-from planner.solver.parts import SystemSpec
-from power.solver.parts import CoolingTypeSpec
+from catalog.solver.parts import SystemSpec
+from catalog.solver.power_parts import CoolingTypeSpec
+from core.solver.errors import InfeasibleError
 from power.solver.rack_loads import RackGroup, RackItem
 from power.solver.specs import RacksSpec
 from power.solver.support_racks import support_cooling

@@ -4,8 +4,14 @@ cooled, and the facility's power, cooling and energy assumptions."""
 from dataclasses import dataclass
 from typing import Literal
 
-from planner.solver.schema import spec_field
-from power.solver.parts import Climate, CoolingName, NetworkPlacement, PowerFeeds, Redundancy
+from catalog.solver.power_parts import (
+    Climate,
+    CoolingName,
+    NetworkPlacement,
+    PowerFeeds,
+    Redundancy,
+)
+from core.solver.schema import spec_field
 
 
 @dataclass(frozen=True)

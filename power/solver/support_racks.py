@@ -10,16 +10,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fabric.solver.interfaces import SwitchGroup
-from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.management import ServerGroup, server_counts
-from power.solver.parts import CoolingTypeSpec, RackTypeSpec
+from catalog.solver.power_parts import CoolingTypeSpec, RackTypeSpec
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import ServerGroup, server_counts
 from power.solver.pdu import FEEDS_PER_RACK
 from power.solver.rack_loads import RackGroup, RackItem, RackKind
 from power.solver.specs import RacksSpec
 
 if TYPE_CHECKING:
-    from planner.solver.catalog import CatalogSnapshot
+    from catalog.solver.snapshot import CatalogSnapshot
 
 SWITCH_WEIGHT_KG_PER_U = 12.0
 """For a switch whose catalog row gives no weight: 1U switches weigh 7-15 kg (QM9700 14.8 kg,

@@ -1,4 +1,4 @@
-from planner.api.catalog import catalog_viewset
+from catalog.api import catalog_viewset
 from storage.models import StorageSystem
 
 StorageSystemViewSet = catalog_viewset(StorageSystem)

@@ -7,7 +7,7 @@ Training reads: DDN gives 1 GB/s per GPU, read and write, as its "usual minimum 
 Network rates are in Gb/s and storage rates in GB/s: 8 bits to the byte.
 """
 
-from planner.solver.parts import NicSpec
+from catalog.solver.parts import NicSpec
 
 DEFAULT_READ_GBYTES_PER_S_PER_GPU = 1.0
 """DDN's usual minimum per GPU (see the module notes)."""

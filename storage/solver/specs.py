@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from planner.solver.schema import spec_field
+from core.solver.schema import spec_field
 
 StorageDuty = Literal["training_reads", "checkpoint_writes"]
 StorageContent = Literal["dataset", "checkpoints"]

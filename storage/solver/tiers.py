@@ -22,8 +22,9 @@ carry (`bandwidth.client_gbytes_per_s`).
 import math
 from dataclasses import dataclass
 
-from fabric.solver.interfaces import EndpointGroup
-from planner.solver.parts import NicSpec
+from catalog.solver.parts import NicSpec
+from catalog.solver.storage_parts import StorageSystemSpec
+from core.solver.interfaces import EndpointGroup
 from storage.solver.bandwidth import (
     client_gbytes_per_s,
     delivered_gbytes_per_s,
@@ -35,7 +36,6 @@ from storage.solver.checkpoint import (
     write_gbytes_per_s_for,
     write_time_s,
 )
-from storage.solver.parts import StorageSystemSpec
 from storage.solver.specs import ProtectionSpec, StorageSpec, StorageTierSpec
 
 IDLE_CAPACITY_WARNING_SHARE = 0.5

@@ -21,8 +21,8 @@ What a screen reuses or leaves out, none of which changes a figure it gives:
 import weakref
 from dataclasses import dataclass, field
 
-from planner.solver.catalog import CatalogSnapshot
-from planner.solver.errors import ScenarioError
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader

@@ -12,9 +12,9 @@ import functools
 import typing
 from typing import Any
 
-from planner.solver.errors import FieldError, ScenarioError
+from core.solver.errors import FieldError, ScenarioError
+from core.solver.schema import read_spec
 from planner.solver.scenario import ScenarioSpec, read_scenario
-from planner.solver.schema import read_spec
 
 MEMO_SIZE = 65_536
 """Sections kept (each a small frozen spec); emptied when full."""

@@ -19,8 +19,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from planner.solver.catalog import CatalogSnapshot
-from planner.solver.errors import DOCUMENT_PATH, FieldError, ScenarioError, join_path
+from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.errors import DOCUMENT_PATH, FieldError, ScenarioError, join_path
 from planner.solver.pipeline import validate_scenario
 from sweeps.solver.keys import plan_key_problem, scenario_key_problem, with_values
 

@@ -9,7 +9,7 @@ import yaml
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
-from planner.catalog import catalog_snapshot
+from catalog.rows import catalog_snapshot
 from planner.services import scenario_create
 from tests.browser.test_accessibility import axe_violations
 

@@ -10,11 +10,11 @@ import pytest
 import yaml
 from openpyxl import load_workbook
 
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
 from handoff.formats import netbox_bundle, ufm_bundle, ufm_workbook
 from handoff.solver.netbox_choices import INTERFACE_TYPES, device_type_problems
 from handoff.solver.ufm import UFM_COLUMNS, ufm_port
-from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 from tests.handoff.conftest import example_document
 

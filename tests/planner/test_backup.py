@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from catalog.models import CatalogVersion
 from fabric.models import Switch
-from planner.models import CatalogVersion, Scenario, ScenarioRevision
+from planner.models import Scenario, ScenarioRevision
 from planner.selectors import revision_current
 from planner.services import scenario_create, scenario_plan, scenario_update
 

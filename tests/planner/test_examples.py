@@ -9,7 +9,7 @@ import yaml
 
 from planner.solver.scenario import read_scenario
 from tests.commands import run_command
-from tests.planner.test_editor import posted_back
+from tests.workspace.test_editor import posted_back
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
 

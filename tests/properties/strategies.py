@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from hypothesis import assume, strategies as st
+from hypothesis import assume
+from hypothesis import strategies as st
 
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
-from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario, validate_scenario
 
 FABRICS = ("compute", "storage", "inband", "oob")
@@ -42,7 +43,7 @@ CUSTOM_SWITCH = "custom-switch"
 @lru_cache(maxsize=1)
 def seed_catalog():
     """The catalog as the seed files give it (Django apps are loaded by pytest-django)."""
-    from planner.catalog import catalog_snapshot_from_files
+    from catalog.rows import catalog_snapshot_from_files
 
     return catalog_snapshot_from_files()
 

@@ -10,15 +10,16 @@ test_cabling_invariants.py, whose strategy draws the same ratios and radixes.
 import math
 from dataclasses import replace
 
-from hypothesis import assume, example, given, strategies as st
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
 
+from catalog.solver.fabric_parts import SwitchSpec
+from core.solver.errors import ScenarioError
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.clos import BALANCE_PREMIUM
 from fabric.solver.fabric import plan_fabric
 from fabric.solver.fat_tree import RATIO_WARNING_SHARE
-from fabric.solver.interfaces import EndpointGroup
-from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricSpec, OversubscriptionSpec
-from planner.solver.errors import ScenarioError
 from tests.properties.strategies import seed_catalog
 
 UTILISATION_FLOOR = 0.6

@@ -11,11 +11,11 @@ import functools
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from planner.solver.errors import InfeasibleError
+from catalog.solver.operating_points import curve_figure
+from core.solver.errors import InfeasibleError
+from core.solver.schema import read_spec
 from planner.solver.inference import size_inference
 from planner.solver.inference_spec import InferenceSpec
-from planner.solver.operating_points import curve_figure
-from planner.solver.schema import read_spec
 from tests.properties.strategies import seed_catalog
 
 SYSTEMS = ["hgx-h100", "hgx-h200", "hgx-b200", "gb200-nvl72", "mi300x-8", "mi325x-8", "hgx-a100"]

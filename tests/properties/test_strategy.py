@@ -21,7 +21,7 @@ def test_most_drawn_scenarios_plan_and_every_refusal_names_a_field():
     def draw(document):
         read_scenario(document)  # valid: the format's own reader accepts it
         # Reached: whether a system's scenario plans depends on the budgets drawn with it (each
-        # catalog system plans in tests/planner/test_catalog.py).
+        # catalog system plans in tests/catalog/test_catalog.py).
         seen[("system", document["compute"]["system"])] += 1
         plan, refusal = plan_or_refusal(document)
         if plan is None:

@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from planner.catalog import catalog_snapshot
-from planner.solver.errors import ScenarioError
+from catalog.rows import catalog_snapshot
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLE_MODES, CABLES_ENGINE
 from sweeps.files import sweep_document_from_file, write_scenario
 from sweeps.output import DesignWriter

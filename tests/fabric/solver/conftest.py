@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from fabric.solver.parts import SwitchSpec
+from catalog.solver.fabric_parts import SwitchSpec
 
 
 def radix_switch(ports: int, port_gbps: float = 400, **extra) -> SwitchSpec:

@@ -2,6 +2,8 @@
 
 import pytest
 
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.dragonfly import (
     DragonflySpec,
     balanced_dragonfly_shape,
@@ -11,9 +13,7 @@ from fabric.solver.dragonfly import (
     dragonfly_radix,
 )
 from fabric.solver.fabric import plan_fabric
-from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.specs import FabricSpec
-from planner.solver.errors import InfeasibleError, ScenarioError
 from tests.fabric.solver.conftest import radix_switch
 
 

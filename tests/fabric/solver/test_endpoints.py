@@ -1,13 +1,13 @@
 """Endpoints of each fabric from the systems' NICs and the switches' management ports."""
 
+from core.solver.interfaces import EndpointGroup, SwitchGroup
+from core.solver.management import ServerGroup
 from fabric.solver.endpoints import (
     fabric_manager_endpoints,
     management_endpoints,
     management_port_endpoints,
     system_endpoints,
 )
-from fabric.solver.interfaces import EndpointGroup, SwitchGroup
-from planner.solver.management import ServerGroup
 
 
 def test_system_endpoints_by_role(catalog):

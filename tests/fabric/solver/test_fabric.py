@@ -2,10 +2,10 @@
 
 import pytest
 
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.fabric import fabric_part_counts, plan_fabric, plan_fabrics
-from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.specs import FabricSpec, FabricsSpec, OversubscriptionSpec
-from planner.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.scenario import read_scenario
 from tests.fabric.solver.conftest import radix_switch
 

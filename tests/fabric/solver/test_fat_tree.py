@@ -2,10 +2,10 @@
 
 import pytest
 
+from core.solver.errors import InfeasibleError
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.fabric import plan_fabric
-from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.specs import FabricSpec, OversubscriptionSpec
-from planner.solver.errors import InfeasibleError
 from tests.fabric.solver.conftest import radix_switch
 
 

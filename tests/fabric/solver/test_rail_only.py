@@ -1,7 +1,7 @@
 """Rail-only fabrics: one fabric per rail, no spine across rails."""
 
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.fabric import plan_fabric
-from fabric.solver.interfaces import EndpointGroup
 from fabric.solver.specs import FabricSpec
 
 

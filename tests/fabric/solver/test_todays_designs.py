@@ -8,12 +8,12 @@ from dataclasses import replace
 
 import pytest
 
+from catalog.solver.fabric_parts import SwitchSpec
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import EndpointGroup
 from fabric.solver.endpoints import system_endpoints
 from fabric.solver.fabric import plan_fabric
-from fabric.solver.interfaces import EndpointGroup
-from fabric.solver.parts import SwitchSpec
 from fabric.solver.specs import FabricSpec, OversubscriptionSpec
-from planner.solver.errors import InfeasibleError, ScenarioError
 
 
 def by_role(result) -> dict[str, int]:

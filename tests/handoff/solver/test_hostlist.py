@@ -1,7 +1,7 @@
 import pytest
 
+from core.solver.errors import ScenarioError
 from handoff.solver.hostlist import hostlist, hostlist_expand, node_pattern, number_ranges
-from planner.solver.errors import ScenarioError
 
 
 def test_consecutive_numbers_make_one_range_and_gaps_split_it():

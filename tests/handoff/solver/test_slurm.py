@@ -7,12 +7,12 @@ from itertools import pairwise
 import pytest
 import yaml
 
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
 from handoff.formats import slurm_block_conf, slurm_topology_conf, slurm_topology_yaml
 from handoff.solver.devices import plan_devices
 from handoff.solver.hostlist import hostlist_expand
 from handoff.solver.slurm import blocks, slurm_nodes, tree_switches
-from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 H100_3_TIER = {

@@ -1,6 +1,7 @@
 import pytest
 
-from planner.solver.bom import PartCount, bom_lines, bom_totals_by_category_usd, spares_quantity
+from core.solver.part_counts import PartCount
+from planner.solver.bom import bom_lines, bom_totals_by_category_usd, spares_quantity
 from planner.solver.scenario import SparesSpec
 
 

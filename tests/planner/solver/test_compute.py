@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 
+from catalog.solver.parts import NicSpec
+from core.solver.errors import ScenarioError
 from planner.solver.compute import compute_warnings, nodes_for_gpus, size_compute, system_with_nics
-from planner.solver.errors import ScenarioError
-from planner.solver.parts import NicSpec
 from planner.solver.scenario import ComputeSpec
 
 

@@ -1,7 +1,7 @@
 import pytest
 
+from core.solver.errors import ScenarioError
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
-from planner.solver.errors import ScenarioError
 
 
 def error_of(text, syntax="auto") -> dict:

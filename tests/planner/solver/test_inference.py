@@ -3,7 +3,8 @@ which count binds, and the targets no design meets."""
 
 import pytest
 
-from planner.solver.errors import InfeasibleError, ScenarioError
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.schema import read_spec
 from planner.solver.inference import (
     kv_cache_bytes_per_token,
     size_inference,
@@ -12,7 +13,6 @@ from planner.solver.inference import (
 )
 from planner.solver.inference_spec import InferenceSpec
 from planner.solver.inference_throughput import DERIVED_EFFICIENCY, gpu_throughput
-from planner.solver.schema import read_spec
 
 MLPERF_V41_H100_LLAMA2_70B_SERVER_TOKENS_PER_S = 21_605.79
 """MLPerf Inference v4.1, closed, datacenter, llama2-70b-99.9 Server, NVIDIA DGX-H100

@@ -7,18 +7,18 @@ import math
 
 import pytest
 
-from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.inference import size_inference
-from planner.solver.inference_prefill import PREFILL_EFFICIENCY
-from planner.solver.inference_spec import InferenceSpec
-from planner.solver.inference_throughput import gpu_throughput
-from planner.solver.operating_points import (
+from catalog.solver.operating_points import (
     curve_figure,
     newest_points,
     roofline_tokens_per_s_per_gpu,
     tokens_per_s_per_gpu_log_tpot,
 )
-from planner.solver.schema import read_spec
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.schema import read_spec
+from planner.solver.inference import size_inference
+from planner.solver.inference_prefill import PREFILL_EFFICIENCY
+from planner.solver.inference_spec import InferenceSpec
+from planner.solver.inference_throughput import gpu_throughput
 
 LLAMA2_70B = {
     # Touvron et al. 2023 (arXiv 2307.09288): 80 layers, 8 KV heads (grouped-query attention), head dim 128

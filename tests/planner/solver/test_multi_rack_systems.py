@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
 from handoff.solver.slurm import slurm_nodes
-from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 ROOT = Path(__file__).resolve().parents[3]

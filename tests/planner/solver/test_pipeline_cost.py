@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 H100 = {

@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner.solver.errors import InfeasibleError, ScenarioError
+from core.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.pipeline import plan_scenario
 from planner.solver.scenario import read_scenario
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from core.solver.errors import ScenarioError
 from planner.solver.documents import parse_document
-from planner.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 from storage.solver.tiers import storage_endpoint_groups, storage_system_counts
 

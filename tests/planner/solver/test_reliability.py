@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from planner.solver.reliability import (
     DEFAULT_INTERRUPTIONS_PER_GPU_YEAR,
     cluster_mtbi_h,

@@ -2,9 +2,9 @@
 
 import pytest
 
+from core.solver.errors import ScenarioError
 from fabric.solver.specs import OversubscriptionSpec
-from planner.solver.catalog import check_references
-from planner.solver.errors import ScenarioError
+from planner.solver.references import check_references
 from planner.solver.scenario import read_scenario
 
 MINIMAL = {"name": "n", "compute": {"system": "dgx-h100", "gpus": 1024}}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 
+from core.solver.schema import read_spec
 from planner.solver.inference import size_inference
 from planner.solver.inference_spec import InferenceSpec
-from planner.solver.schema import read_spec
 from planner.solver.token_cost import (
     inference_with_token_cost,
     output_tokens_served,

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from planner.solver.errors import ScenarioError
-from planner.solver.parts import SystemSpec
+from catalog.solver.parts import SystemSpec
+from core.solver.errors import ScenarioError
 from planner.solver.scenario import WorkloadSpec, read_scenario
 from planner.solver.workload import (
     days_for_gpus,

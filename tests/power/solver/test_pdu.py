@@ -2,7 +2,7 @@
 
 import pytest
 
-from power.solver.parts import PduSpec
+from catalog.solver.power_parts import PduSpec
 from power.solver.pdu import pdu_capacity_kw, pdu_kva, rack_pdus, single_phase_kva, three_phase_kva
 
 

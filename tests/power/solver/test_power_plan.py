@@ -2,9 +2,9 @@
 
 import pytest
 
-from fabric.solver.interfaces import SwitchGroup
+from core.solver.interfaces import SwitchGroup
+from core.solver.management import server_groups
 from fabric.solver.specs import FabricsSpec
-from planner.solver.management import server_groups
 from power.solver.power_plan import packed_racks, racks_and_power
 from power.solver.specs import FacilitySpec, RacksSpec
 

@@ -4,10 +4,10 @@ from dataclasses import replace
 
 import pytest
 
-from fabric.solver.interfaces import SwitchGroup
-from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.parts import SystemSpec
-from power.solver.parts import PduSpec
+from catalog.solver.parts import SystemSpec
+from catalog.solver.power_parts import PduSpec
+from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.interfaces import SwitchGroup
 from power.solver.rack_packing import pack_compute_racks, pack_racks, whole_units_within
 from power.solver.specs import RacksSpec
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner.solver.errors import InfeasibleError
+from core.solver.errors import InfeasibleError
 from power.solver.support_racks import Equipment, pack_equipment, support_cooling
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner.solver.parts import NicSpec
+from catalog.solver.parts import NicSpec
 from storage.solver.bandwidth import (
     client_gbytes_per_s,
     delivered_gbytes_per_s,

@@ -2,9 +2,9 @@
 
 import pytest
 
-from fabric.solver.interfaces import EndpointGroup
-from planner.solver.catalog import check_references
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
+from core.solver.interfaces import EndpointGroup
+from planner.solver.references import check_references
 from planner.solver.scenario import read_scenario
 from storage.solver.specs import ProtectionSpec, StorageSpec, StorageTierSpec
 from storage.solver.tiers import (

@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
 from planner.solver.scenario import read_scenario
 from sweeps.solver.engine import clear_sweep_caches, evaluate_batch, reads_floor

@@ -3,7 +3,7 @@ by its dotted path."""
 
 import pytest
 
-from planner.solver.errors import ScenarioError
+from core.solver.errors import ScenarioError
 from sweeps.solver.spec import (
     MAX_DESIGNS_IN_MEMORY,
     MAX_DESIGNS_WITHOUT_SCHEDULER,

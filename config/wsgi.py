@@ -1,0 +1,11 @@
+import os
+
+from django.core.wsgi import get_wsgi_application
+from django.urls import resolve
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+application = get_wsgi_application()
+# Resolving a path imports the URLconf, so every view, and numpy, scipy, DRF and the rest behind
+# them, while the worker boots (gunicorn starts accepting requests after this) rather than during
+# its first request, which would otherwise take about 2 s (the slowest 1 % of a load test's).
+resolve("/healthz")

@@ -1,0 +1,360 @@
+"""Exports of a plan: the JSON plan, the bill of materials as CSV, a workbook for people, the
+point-to-point cabling plan, and the hand-off files (`handoff/`: Slurm topology, UFM
+point-to-point workbook, NetBox bundle).
+
+All exports but the cabling plan are made from the plan's plain data (`Plan.to_dict()`), so every
+section a step adds to the plan appears in the workbook without changes here. The cabling plan
+is streamed: its CSV lines are made from the `Plan` as they are asked for
+(`fabric.solver.cabling.cabling_rows`), never held all at once.
+"""
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from core.solver.cells import spreadsheet_text
+from core.solver.errors import ScenarioError
+from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from handoff.formats import (
+    handoff_available,
+    handoff_check,
+    netbox_bundle,
+    slurm_block_conf,
+    slurm_topology_conf,
+    slurm_topology_yaml,
+    ufm_bundle,
+)
+
+if TYPE_CHECKING:
+    from catalog.solver.snapshot import CatalogSnapshot
+    from planner.solver.plan import Plan
+
+BOM_COLUMNS = ["category", "sku", "description", "length_m", "quantity", "spares", "unit_price_usd",
+               "extended_price_usd", "price_source"]
+SUMMARY_FIGURES = [
+    ("GPUs", "compute.gpus", "#,##0"),
+    ("Systems (with spares)", "compute.total_nodes", "#,##0"),
+    ("Compute racks", "racks.compute", "#,##0"),
+    ("Racks in all", "racks.total", "#,##0"),
+    ("Rows", "racks.rows", "#,##0"),
+    ("IT power (kW)", "power.it_kw", "#,##0.0"),
+    ("Facility power (kW)", "power.facility_kw", "#,##0.0"),
+    ("PUE", "power.pue", "0.00"),
+    ("Capex (USD)", "cost.capex_usd", "#,##0"),
+    ("Opex, first year (USD)", "cost.opex_usd_per_year", "#,##0"),
+    ("TCO (USD)", "cost.tco_usd", "#,##0"),
+    ("USD per GPU-hour", "cost.usd_per_gpu_hour", "0.000"),
+]
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="14202E")
+XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def plan_export_json(plan: dict[str, Any]) -> bytes:
+    return (json.dumps(plan, indent=2) + "\n").encode("utf-8")
+
+
+def csv_lines(rows: Iterable[Iterable[Any]]) -> Iterator[str]:
+    """Each row as one CSV line, made as it is asked for (for streaming responses); texts that
+    would be formulas are neutralised."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in rows:
+        writer.writerow([spreadsheet_text(value) for value in row])
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+
+
+def bom_rows(plan: dict[str, Any]) -> Iterator[list[Any]]:
+    yield BOM_COLUMNS
+    for line in plan.get("bom", []):
+        yield [line.get(column) for column in BOM_COLUMNS]
+
+
+def plan_export_bom_csv(plan: dict[str, Any]) -> bytes:
+    return "".join(csv_lines(bom_rows(plan))).encode("utf-8")
+
+
+def lookup(data: dict[str, Any], dotted_path: str) -> Any:
+    """The value at `a.b.c`, or None where the plan has no such key."""
+    for key in dotted_path.split("."):
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
+
+
+def plan_export_xlsx(plan: dict[str, Any]) -> bytes:
+    """A workbook: Summary, BOM, one sheet per plan section, and the Assumptions: every input
+    of the scenario (defaults filled in) and the source of every part."""
+    workbook = Workbook()
+    summary = workbook.active
+    summary.title = "Summary"
+    _write_summary(summary, plan)
+    _write_table(workbook.create_sheet("BOM"), BOM_COLUMNS, list(bom_rows(plan))[1:], "extended_price_usd")
+    for section, value in plan.items():
+        if section != "inputs" and isinstance(value, dict):
+            _write_section(workbook.create_sheet(_sheet_title(section)), value)
+    assumptions = {"inputs": plan.get("inputs", {}), "part sources": plan.get("sources", [])}
+    _write_section(workbook.create_sheet("Assumptions"), assumptions)
+    _formulas_as_text(workbook)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _formulas_as_text(workbook) -> None:
+    """Every cell stored as text where openpyxl took a text starting with `=` for a formula: the
+    workbook holds data only. Numbers stay numbers; other texts are already text cells."""
+    for sheet in workbook.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if cell.data_type == "f":
+                    cell.data_type = "s"
+
+
+def _sheet_title(section: str) -> str:
+    return section.replace("_", " ").capitalize()[:31]
+
+
+def _write_summary(sheet, plan: dict[str, Any]) -> None:
+    sheet.append(["Scenario", plan.get("name", "")])
+    sheet["A1"].font = Font(bold=True, size=13)
+    sheet["B1"].font = Font(bold=True, size=13)
+    sheet.append([])
+    for label, path, number_format in SUMMARY_FIGURES:
+        value = lookup(plan, path)
+        if value is not None:
+            sheet.append([label, value])
+            sheet.cell(sheet.max_row, 2).number_format = number_format
+    if plan.get("warnings"):
+        sheet.append([])
+        sheet.append(["Warnings"])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        for warning in plan["warnings"]:
+            sheet.append([warning])
+    sheet.column_dimensions["A"].width = 28
+    sheet.column_dimensions["B"].width = 40
+
+
+def _write_table(sheet, columns: list[str], rows: list[list[Any]], totals_column: str) -> None:
+    sheet.append([name.replace("_", " ") for name in columns])
+    for cell in sheet[sheet.max_row]:
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+        cell.alignment = Alignment(vertical="center")
+    first_row = sheet.max_row + 1
+    for row in rows:
+        sheet.append(row)
+    if rows:
+        column = columns.index(totals_column)
+        total = sum(row[column] for row in rows)
+        sheet.append(["Total"] + [None] * (column - 1) + [total])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        sheet.cell(sheet.max_row, column + 1).font = Font(bold=True)
+    _format_numbers(sheet, columns, first_row)
+    sheet.freeze_panes = sheet.cell(first_row, 1)
+    _fit_widths(sheet)
+
+
+def _format_numbers(sheet, columns: list[str], first_row: int) -> None:
+    for index, name in enumerate(columns, start=1):
+        number_format = "#,##0" if name.endswith("_usd") else "#,##0.##"
+        for row in sheet.iter_rows(min_row=first_row, min_col=index, max_col=index):
+            if isinstance(row[0].value, (int, float)) and not isinstance(row[0].value, bool):
+                row[0].number_format = number_format
+
+
+def _fit_widths(sheet) -> None:
+    for column in sheet.columns:
+        longest = max((len(str(cell.value)) for cell in column if cell.value is not None), default=8)
+        sheet.column_dimensions[get_column_letter(column[0].column)].width = min(max(10, longest + 2), 60)
+
+
+def _write_section(sheet, section: dict[str, Any]) -> None:
+    """Scalars as (field, value) rows; lists of records as tables below them."""
+    sheet.append(["field", "value"])
+    for cell in sheet[1]:
+        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+    tables = []
+    for path, value in _flatten(section):
+        if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+            tables.append((path, value))
+        else:
+            sheet.append([path, json.dumps(value) if isinstance(value, (list, dict)) else value])
+    for path, records in tables:
+        sheet.append([])
+        sheet.append([path])
+        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        columns = list(dict.fromkeys(key for record in records for key in record))
+        sheet.append([column.replace("_", " ") for column in columns])
+        for cell in sheet[sheet.max_row]:
+            cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+        for record in records:
+            sheet.append([_cell_value(record.get(column)) for column in columns])
+    sheet.freeze_panes = "A2"
+    _fit_widths(sheet)
+
+
+def _cell_value(value: Any) -> Any:
+    return json.dumps(value) if isinstance(value, (list, dict)) else value
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in data.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and value:
+            yield from _flatten(value, path)
+        else:
+            yield path, value
+
+
+EXPORTS = {
+    "json": (plan_export_json, "application/json", "plan.json"),
+    "csv": (plan_export_bom_csv, "text/csv; charset=utf-8", "bom.csv"),
+    "xlsx": (plan_export_xlsx, XLSX_CONTENT_TYPE, "xlsx"),
+}
+
+
+def plan_export_cabling_lines(plan: "Plan", catalog: "CatalogSnapshot | None" = None) -> Iterator[str]:
+    """The cabling plan as CSV lines, a header then one line per cable, made as they are asked
+    for. `catalog` gives the devices' rack units (the database's catalog when left out)."""
+    if catalog is None:
+        from catalog.rows import catalog_snapshot
+
+        catalog = catalog_snapshot()
+    if plan.inputs is not None:
+        catalog = catalog.with_components(plan.inputs)
+    rows = cabling_rows(plan, catalog)
+    return csv_lines(chain([CABLING_COLUMNS], rows))
+
+
+STREAMED_EXPORTS = {
+    "cabling": (plan_export_cabling_lines, "text/csv; charset=utf-8", "cabling.csv"),
+}
+"""Exports made from the `Plan` line by line, for a streaming response."""
+HANDOFF_EXPORTS = {
+    "slurm-topology": (slurm_topology_conf, "text/plain; charset=utf-8", "topology.conf"),
+    "slurm-block": (slurm_block_conf, "text/plain; charset=utf-8", "block-topology.conf"),
+    "slurm-yaml": (slurm_topology_yaml, "application/yaml; charset=utf-8", "topology.yaml"),
+    "ufm-p2p": (ufm_bundle, "application/zip", "ufm-p2p.zip"),
+    "netbox": (netbox_bundle, "application/zip", "netbox.zip"),
+}
+"""Exports made whole from the `Plan` and its catalog (handoff/formats.py)."""
+NODE_PATTERN_EXPORTS = frozenset({"slurm-topology", "slurm-block", "slurm-yaml", "netbox"})
+"""Exports that name the Slurm nodes (`node_pattern`)."""
+CABLE_SIZED_EXPORTS = frozenset({*STREAMED_EXPORTS, "ufm-p2p", "netbox"})
+"""Exports that grow with the cables: a background job past `settings.HEAVY_EXPORT_CABLES`."""
+BINARY_EXPORTS = frozenset({"xlsx", "ufm-p2p", "netbox"})
+EXPORT_FORMATS = (*EXPORTS, *STREAMED_EXPORTS, *HANDOFF_EXPORTS)
+
+
+def check_export_format(export_format: str) -> None:
+    if export_format not in EXPORT_FORMATS:
+        raise ScenarioError.at("format", f"must be one of: {', '.join(EXPORT_FORMATS)}")
+
+
+CABLED_EXPORTS = frozenset({*STREAMED_EXPORTS, *HANDOFF_EXPORTS})
+"""Exports that place every cable and device."""
+
+
+def cabling_refusal(plan: "Plan") -> tuple[str, str] | None:
+    """Why the cabling plan cannot place a site's devices yet, as (field, reason), or None: a
+    pool's own top-of-rack leaves stand in that pool's compute racks, which the cabling plan
+    does not place (each pool's systems, and every other switch, it does)."""
+    if len(plan.pools or {}) < 2:
+        return None
+    for index, pool in enumerate(plan.inputs.pools):
+        if pool.fabric is not None and pool.fabric.leaf_placement == "top_of_rack":
+            return f"pools[{index}].fabric.leaf_placement", "the cabling plan cannot place a pool's own top-of-rack leaves yet"
+    return None
+
+
+def check_cabled(plan: "Plan", export_format: str) -> None:
+    refusal = cabling_refusal(plan) if export_format in CABLED_EXPORTS else None
+    if refusal is not None:
+        path, reason = refusal
+        raise ScenarioError.at(path, f"{reason}: choose rail_optimized, or export json, csv or xlsx")
+
+
+def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, str]:
+    """The plan in `export_format`: its bytes, content type and file name suffix. Streamed
+    formats (`STREAMED_EXPORTS`) come from `plan_export_lines` instead."""
+    check_export_format(export_format)
+    if export_format in STREAMED_EXPORTS:
+        raise ValueError(f"{export_format} is streamed from the Plan: use plan_export_lines")
+    make, content_type, suffix = EXPORTS[export_format]
+    return make(plan), content_type, suffix
+
+
+def plan_export_lines(
+    plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None
+) -> tuple[Iterator[str], str, str]:
+    """A streamed export of the plan: its lines (made as they are asked for), content type and
+    file name suffix."""
+    check_export_format(export_format)
+    if export_format not in STREAMED_EXPORTS:
+        raise ValueError(f"{export_format} is not streamed: use plan_export")
+    check_cabled(plan, export_format)
+    make, content_type, suffix = STREAMED_EXPORTS[export_format]
+    return make(plan, catalog), content_type, suffix
+
+
+def plan_export_of(
+    plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None, node_pattern: str | None = None,
+    device_prefix: str | None = None,
+) -> tuple[bytes, str, str]:
+    """A whole (not streamed) export of the `Plan`: its bytes, content type and file name suffix.
+    `node_pattern` names the Slurm nodes (`gpu####`) in the formats that list them;
+    `device_prefix` starts the NetBox bundle's device names (default: the site's slug)."""
+    check_export_format(export_format)
+    if export_format not in HANDOFF_EXPORTS:
+        return plan_export(plan.to_dict(), export_format)
+    check_cabled(plan, export_format)
+    if catalog is None:
+        from catalog.rows import catalog_snapshot
+
+        catalog = catalog_snapshot()
+    make, content_type, suffix = HANDOFF_EXPORTS[export_format]
+    if export_format == "netbox":
+        content = make(plan, catalog, node_pattern, device_prefix)
+    elif export_format in NODE_PATTERN_EXPORTS:
+        content = make(plan, catalog, node_pattern)
+    else:
+        content = make(plan, catalog)
+    return content, content_type, suffix
+
+
+def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None,
+                 node_pattern: str | None = None, device_prefix: str | None = None) -> None:
+    """Raise, naming the field, when the plan cannot give this export (a bad format or node
+    pattern, a UFM file without InfiniBand, ...), before any work is queued for it."""
+    check_export_format(export_format)
+    check_cabled(plan, export_format)
+    if export_format in HANDOFF_EXPORTS:
+        if catalog is None:
+            from catalog.rows import catalog_snapshot
+
+            catalog = catalog_snapshot()
+        handoff_check(plan, catalog, export_format, node_pattern, device_prefix)
+
+
+def export_available(plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None) -> bool:
+    """Whether the plan has what the format needs (a hand-off file may not apply: a UFM file to a
+    plan without InfiniBand, blocks to a system without NVLink domains across nodes)."""
+    if export_format in CABLED_EXPORTS and cabling_refusal(plan) is not None:
+        return False
+    if export_format not in HANDOFF_EXPORTS:
+        return export_format in EXPORT_FORMATS
+    if catalog is None:
+        from catalog.rows import catalog_snapshot
+
+        catalog = catalog_snapshot()
+    return handoff_available(plan, catalog, export_format)

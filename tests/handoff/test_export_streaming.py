@@ -1,0 +1,60 @@
+"""The cabling plan streams with flat memory, and the largest export made while you wait ends
+well within a web worker's request timeout (issue 11, point 8): longer ones are jobs."""
+
+import re
+import time
+import tracemalloc
+from pathlib import Path
+
+from catalog.rows import catalog_snapshot_from_files
+from handoff.export_jobs import plan_cable_count
+from handoff.exports import plan_export_lines
+from planner.solver.pipeline import plan_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def plan_of(nodes: int, *, oob: bool = True):
+    fabrics = {"compute": {"switch": "q3400"}}
+    if oob:
+        fabrics["oob"] = {"switch": "sn2201", "spine_switch": "sn5600"}
+    document = {"name": "Large", "compute": {"system": "dgx-b300", "nodes": nodes}, "fabrics": fabrics}
+    catalog = catalog_snapshot_from_files()
+    return plan_scenario(document, catalog), catalog
+
+
+def streamed_with_peak(nodes: int) -> tuple[int, int, int]:
+    """(cables, CSV bytes, peak bytes traced while streaming them)."""
+    plan, catalog = plan_of(nodes)
+    tracemalloc.start()
+    try:
+        written = 0
+        for line in plan_export_lines(plan, "cabling", catalog)[0]:
+            written += len(line)
+        peak_bytes = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return plan_cable_count(plan), written, peak_bytes
+
+
+def test_the_cabling_plan_streams_with_flat_memory_far_below_its_size():
+    small_cables, small_bytes, small_peak = streamed_with_peak(512)
+    cables, written, peak = streamed_with_peak(2_048)
+    assert cables > 50_000 and written > 5 * small_bytes
+    # What is held is one chunk of links (cabling_links.CHUNK_LINKS) and per-rack lookups, never
+    # the rows: 6 times the CSV (7.9 MB) for a third more memory (about 2.5 MB).
+    assert peak < written / 2.5, f"peak {peak:,} B for {written:,} B of CSV"
+    assert peak < 1.5 * small_peak, f"peak {peak:,} B for {cables:,} cables, {small_peak:,} B for {small_cables:,}"
+
+
+def test_the_largest_export_made_while_you_wait_ends_well_within_the_request_timeout(settings):
+    timeout_s = int(re.search(r"--timeout \"\$\{TIMEOUT:-(\d+)\}\"", (ROOT / "scripts/run").read_text())[1])
+    started = time.perf_counter()
+    plan, catalog = plan_of(8_192, oob=False)
+    cables = plan_cable_count(plan)
+    assert 0.9 * settings.HEAVY_EXPORT_CABLES < cables <= settings.HEAVY_EXPORT_CABLES
+    for _ in plan_export_lines(plan, "cabling", catalog)[0]:
+        pass
+    elapsed = time.perf_counter() - started
+    # About 4 s on an idle 2-core machine; a quarter of the timeout leaves room for a busy one.
+    assert elapsed < timeout_s / 4, f"{cables:,} cables took {elapsed:.1f} s (timeout {timeout_s} s)"

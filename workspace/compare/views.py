@@ -1,0 +1,148 @@
+"""The comparison pages: scenarios side by side, and the phases of one scenario side by side."""
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from core.solver.errors import ScenarioError
+from planner.key_figures import compare_groups, compared_figures
+from planner.selectors import revision_current, scenario_get
+from planner.selectors import scenario_list as scenarios_of
+from planner.services import revision_catalog
+from planner.solver.phases import phase_document
+from planner.solver.scenario import read_scenario
+from workspace.compare.plan_diff import bom_changes, fabric_changes
+from workspace.forms import MAX_COMPARED, MIN_COMPARED, parse_compared_ids
+from workspace.plots import figures as plots
+from workspace.views import _saved_plan, plan_or_errors
+
+MAX_BOM_CHANGES_SHOWN = 80
+"""BOM changes listed per scenario (cables of every length can make hundreds); the rest are
+counted."""
+
+
+@dataclass(frozen=True)
+class ComparedDiff:
+    """What one scenario changes in the reference's BOM and fabrics."""
+
+    scenario: object
+    bom: list
+    bom_hidden: int
+    fabrics: list
+
+
+def _compare_url(ids: list[int], reference: int | None = None) -> str:
+    query = [("ids", pk) for pk in ids] + ([("ref", reference)] if reference else [])
+    return reverse("workspace:scenario-compare") + "?" + urlencode(query)
+
+
+def _reference_index(value, ids: list[int]) -> int:
+    """The position among `ids` of the scenario the query names as reference (the first one
+    when it names none of them)."""
+    try:
+        return ids.index(int(value))
+    except (TypeError, ValueError):
+        return 0
+
+
+@login_required
+def scenario_compare(request):
+    """Scenarios side by side in the order given; differences are to the reference (`ref`, by
+    default the first)."""
+    ids = parse_compared_ids(request.GET.getlist("ids"))
+    too_many = len(ids) > MAX_COMPARED
+    chosen = [scenario_get(owner=request.user, pk=pk) for pk in ids[:MAX_COMPARED]]
+    chosen_ids = [scenario.pk for scenario in chosen]
+    reference = _reference_index(request.GET.get("ref"), chosen_ids)
+    context = {
+        "chosen": chosen,
+        "choices": scenarios_of(owner=request.user).order_by("name", "pk"),
+        "chosen_ids": chosen_ids,
+        "too_many": too_many,
+        "min_compared": MIN_COMPARED,
+        "max_compared": MAX_COMPARED,
+        "reference": reference,
+        "reference_scenario": chosen[reference] if chosen else None,
+    }
+    if len(chosen) >= MIN_COMPARED:
+        planned = [_saved_plan(scenario) for scenario in chosen]
+        context.update(_compared(
+            chosen, [plan.to_dict() if plan else None for plan, _ in planned], [errors for _, errors in planned],
+            reference, [_compare_url(chosen_ids, scenario.pk) for scenario in chosen],
+        ))
+        context["share_url"] = request.build_absolute_uri(
+            _compare_url(chosen_ids, chosen_ids[reference] if reference else None)
+        )
+    return render(request, "planner/scenario_compare.html", context)
+
+
+def _compared(columns: list, plans: list, failures: list, reference: int, reference_urls: list[str]) -> dict:
+    """The comparison of plans side by side: figures by group, charts, and what each changes in
+    the reference's BOM and fabrics. `columns`: what each plan is of (a `name` and a `pk`)."""
+    by_key = [compared_figures(plan) for plan in plans]
+    charts = plots.compare_figures([column.name for column in columns], by_key, reference)
+    diffs = []
+    for index, (column, plan) in enumerate(zip(columns, plans)):
+        if index == reference or plan is None or plans[reference] is None:
+            continue
+        bom = bom_changes(plans[reference], plan)
+        diffs.append(ComparedDiff(
+            column, bom[:MAX_BOM_CHANGES_SHOWN], max(0, len(bom) - MAX_BOM_CHANGES_SHOWN),
+            fabric_changes(plans[reference], plan),
+        ))
+    return {
+        "groups": compare_groups(plans, reference),
+        "columns": [(column, index == reference, url) for index, (column, url) in enumerate(zip(columns, reference_urls))],
+        "failures": failures,
+        "diffs": diffs,
+        "charts": charts,
+        "chart_map": {f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)},
+    }
+
+
+@dataclass
+class PhaseColumn:
+    """A phase of one scenario as a column of the comparison (links go to its scenario)."""
+
+    pk: int
+    name: str
+
+
+@login_required
+def scenario_compare_phases(request, pk):
+    """The phases of one scenario side by side, each as the design of its own size (the
+    scenario at the end of the phase); differences are to the reference phase (`ref`, an index)."""
+    scenario = scenario_get(owner=request.user, pk=pk)
+    revision = revision_current(scenario=scenario)
+    catalog = revision_catalog(revision)
+    context = {
+        "chosen": [], "choices": scenarios_of(owner=request.user).order_by("name", "pk"), "chosen_ids": [],
+        "too_many": False, "min_compared": MIN_COMPARED, "max_compared": MAX_COMPARED, "phases_of": scenario,
+    }
+    try:
+        spec = read_scenario(revision.document)
+    except ScenarioError:
+        spec = None
+    phases = spec.phases[:MAX_COMPARED] if spec else ()
+    url = reverse("workspace:scenario-compare-phases", args=[scenario.pk])
+    if len(phases) < MIN_COMPARED:
+        messages.info(request, f"{scenario.name} is not built in phases: choose scenarios to compare.")
+        return redirect(reverse("workspace:scenario-compare") + f"?ids={scenario.pk}")
+    tier_names = tuple(tier.name for tier in spec.storage.tiers)
+    columns = [PhaseColumn(scenario.pk, f"{phase.name} ({phase.start})") for phase in phases]
+    planned = [plan_or_errors(phase_document(revision.document, phase, tier_names), catalog) for phase in phases]
+    try:
+        reference = min(max(int(request.GET.get("ref", 0)), 0), len(phases) - 1)
+    except ValueError:
+        reference = 0
+    context.update(_compared(
+        columns, [plan.to_dict() if plan else None for plan, _ in planned], [errors for _, errors in planned],
+        reference, [f"{url}?ref={index}" for index in range(len(phases))],
+    ))
+    context.update(reference=reference, reference_scenario=columns[reference],
+                   share_url=request.build_absolute_uri(f"{url}?ref={reference}"))
+    return render(request, "planner/scenario_compare.html", context)

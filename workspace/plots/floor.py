@@ -1,0 +1,254 @@
+"""The floor plan of a plan: rows of racks, aisles and the hall, to scale, from
+`plan["racks"]["floor"]`."""
+
+from dataclasses import dataclass
+
+from core.plot_theme import COLORS, base_layout
+from workspace.plots.racks import KIND_WORDS
+
+FLOOR_KINDS = ("compute", "network", "storage", "management")
+AISLE_COLORS = {"cold": "rgba(19, 141, 156, 0.16)", "hot": "rgba(192, 57, 43, 0.14)", "end": "#f4f6f8"}
+TURN_WHEN_DEEPER = 1.5
+"""A hall this many times deeper (across the rows) than long is drawn with its rows upright."""
+AISLES_LABELLED_UP_TO = 24
+"""Aisles get a written width while there are this many rows or fewer; beyond, colour alone."""
+
+
+@dataclass(frozen=True)
+class FloorRack:
+    kind: str
+    row: int
+    position: int
+    """In its row, from 1 at the start of the row."""
+    x0_m: float
+    x1_m: float
+    y0_m: float
+    y1_m: float
+
+
+def floor_racks(floor: dict) -> list[FloorRack]:
+    """Every rack of the floor as a rectangle [m]: x along the rows from the wall (the end aisle
+    first), y across them; the row's centre line and each kind's width and depth come from the
+    plan's floor section."""
+    widths = floor.get("width_m_by_kind") or {}
+    depths = floor.get("depth_m_by_kind") or {}
+    end_aisle_m = float(floor.get("end_aisle_m") or 0)
+    racks = []
+    for row in floor.get("rows") or ():
+        x_m = end_aisle_m
+        position = 0
+        for segment in row.get("segments") or ():
+            kind = segment["kind"]
+            width_m, depth_m = float(widths.get(kind, 0.6)), float(depths.get(kind, 1.2))
+            for _ in range(int(segment.get("count", 0))):
+                position += 1
+                racks.append(
+                    FloorRack(
+                        kind, int(row["index"]), position, x_m, x_m + width_m,
+                        row["y_m"] - depth_m / 2, row["y_m"] + depth_m / 2,
+                    )
+                )
+                x_m += width_m
+    return racks
+
+
+def _row_depths(floor: dict) -> list[tuple[float, float, float]]:
+    """(front y, back y, length) of each row's band [m]: its deepest rack sets its depth."""
+    depths = floor.get("depth_m_by_kind") or {}
+    bands = []
+    for row in floor.get("rows") or ():
+        depth_m = max((float(depths.get(segment["kind"], 1.2)) for segment in row["segments"]), default=1.2)
+        bands.append((row["y_m"] - depth_m / 2, row["y_m"] + depth_m / 2, float(row.get("length_m") or 0)))
+    return bands
+
+
+def aisles(floor: dict) -> list[tuple[str, float, float]]:
+    """(cold or hot, y from, y to) of every aisle along the rows [m]: a cold aisle along each
+    wall, then hot and cold in turn between rows (power/solver/floor.py lays rows out so)."""
+    bands = _row_depths(floor)
+    if not bands:
+        return []
+    width_m = float(floor.get("width_m") or bands[-1][1])
+    result = [("cold", 0.0, bands[0][0])]
+    for index in range(1, len(bands)):
+        result.append(("hot" if index % 2 else "cold", bands[index - 1][1], bands[index][0]))
+    result.append(("cold", bands[-1][1], width_m))
+    return result
+
+
+def _rectangles(boxes) -> tuple[list, list]:
+    """Closed outlines of (x0, x1, y0, y1) boxes in one trace, separated by gaps."""
+    xs, ys = [], []
+    for x0, x1, y0, y1 in boxes:
+        x0, x1, y0, y1 = (round(value, 3) for value in (x0, x1, y0, y1))
+        xs += [x0, x1, x1, x0, x0, None]
+        ys += [y0, y0, y1, y1, y0, None]
+    return xs, ys
+
+
+def _kw_text(values: list[float]) -> str:
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    return f"{low:,.1f} kW" if abs(high - low) < 0.05 else f"{low:,.1f}–{high:,.1f} kW (by rack)"
+
+
+def floor_plan_figure(plan: dict) -> dict | None:
+    """The hall seen from above, to scale: rows of racks coloured by kind (network racks stand
+    out), cold and hot aisles between them, end aisles at both ends, kW in each rack's hover.
+
+    One trace per kind of rack and per kind of aisle, whatever the number of racks, so a plan of
+    thousands of racks stays light.
+    """
+    racks_section = plan.get("racks") or {}
+    floor = racks_section.get("floor")
+    if not floor or not floor.get("rows"):
+        return None
+    kw_by_kind: dict[str, list[float]] = {}
+    for group in racks_section.get("per_rack") or ():
+        if group.get("it_kw") is not None:
+            kw_by_kind.setdefault(group["kind"], []).append(group["it_kw"])
+    racks = floor_racks(floor)
+    length_m = float(floor.get("length_m") or max(rack.x1_m for rack in racks))
+    width_m = float(floor.get("width_m") or max(rack.y1_m for rack in racks))
+    end_aisle_m = float(floor.get("end_aisle_m") or 0)
+    data = []
+    aisle_list = aisles(floor)
+    for temperature in ("cold", "hot"):
+        boxes = [(end_aisle_m, length_m - end_aisle_m, y0, y1) for kind, y0, y1 in aisle_list if kind == temperature and y1 > y0]
+        if not boxes:
+            continue
+        xs, ys = _rectangles(boxes)
+        aisle_m = floor.get(f"{temperature}_aisle_m")
+        data.append(
+            {
+                "type": "scatter",
+                "name": f"{temperature.capitalize()} aisle",
+                "x": xs,
+                "y": ys,
+                "mode": "lines",
+                "fill": "toself",
+                "fillcolor": AISLE_COLORS[temperature],
+                "line": {"width": 0},
+                "hoveron": "fills",
+                "hoverinfo": "text",
+                "text": f"{temperature.capitalize()} aisle, {aisle_m:g} m wide" if aisle_m else f"{temperature.capitalize()} aisle",
+            }
+        )
+    if end_aisle_m:
+        xs, ys = _rectangles([(0, end_aisle_m, 0, width_m), (length_m - end_aisle_m, length_m, 0, width_m)])
+        data.append(
+            {
+                "type": "scatter",
+                "name": "End aisle",
+                "x": xs,
+                "y": ys,
+                "mode": "lines",
+                "fill": "toself",
+                "fillcolor": AISLE_COLORS["end"],
+                "line": {"width": 0},
+                "hoveron": "fills",
+                "hoverinfo": "text",
+                "text": f"End aisle, {end_aisle_m:g} m wide",
+            }
+        )
+    for kind in FLOOR_KINDS:
+        mine = [rack for rack in racks if rack.kind == kind]
+        if not mine:
+            continue
+        xs, ys = _rectangles((rack.x0_m, rack.x1_m, rack.y0_m, rack.y1_m) for rack in mine)
+        name = f"{KIND_WORDS[kind]} racks ({len(mine):,})"
+        color = COLORS[kind]
+        data.append(
+            {
+                "type": "scatter",
+                "name": name,
+                "legendgroup": kind,
+                "x": xs,
+                "y": ys,
+                "mode": "lines",
+                "fill": "toself",
+                "fillcolor": color,
+                "line": {"color": "#1d2733" if kind == "network" else "#ffffff", "width": 1.5 if kind == "network" else 0.5},
+                "hoverinfo": "skip",
+            }
+        )
+        kw = _kw_text(kw_by_kind.get(kind, []))
+        # Filled outlines hover as one trace; a point at each rack's centre carries its own hover.
+        data.append(
+            {
+                "type": "scatter",
+                "name": name,
+                "legendgroup": kind,
+                "showlegend": False,
+                "mode": "markers",
+                "x": [round((rack.x0_m + rack.x1_m) / 2, 3) for rack in mine],
+                "y": [round((rack.y0_m + rack.y1_m) / 2, 3) for rack in mine],
+                "customdata": [[rack.row + 1, rack.position] for rack in mine],
+                "marker": {"size": 6, "color": color, "opacity": 0},
+                "hovertemplate": f"<b>{KIND_WORDS[kind]} rack</b><br>row %{{customdata[0]}}, "
+                f"position %{{customdata[1]}}<br>{kw}<extra></extra>",
+            }
+        )
+    rows = floor.get("rows") or ()
+    annotations = []
+    if len(rows) <= AISLES_LABELLED_UP_TO:
+        for index, row in enumerate(rows):
+            annotations.append(
+                {
+                    "x": end_aisle_m / 2 if end_aisle_m else 0,
+                    "y": row["y_m"],
+                    "text": f"R{index + 1}",
+                    "showarrow": False,
+                    "font": {"size": 10, "color": "#5b6b7c"},
+                }
+            )
+    # A hall deeper than it is long is drawn turned a quarter, rows upright, to use the page's width.
+    upright = width_m > TURN_WHEN_DEEPER * length_m
+    across, along = (width_m, length_m) if upright else (length_m, width_m)
+    along_title = f"Along the rows (m): {length_m:,.1f} m"
+    across_title = f"Across the rows (m): {width_m:,.1f} m"
+    layout = base_layout(
+        height=int(min(900, max(320, 140 + 620 * along / across))) if across else 320,
+        showlegend=True,
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0, "font": {"size": 11}},
+        margin={"l": 52, "r": 8, "t": 36, "b": 40},
+        annotations=annotations,
+        shapes=[
+            {
+                "type": "rect",
+                "x0": 0, "x1": length_m, "y0": 0, "y1": width_m,
+                "line": {"color": "#5b6b7c", "width": 1.5},
+                "layer": "below",
+            }
+        ],
+        xaxis={
+            "title": {"text": across_title if upright else along_title},
+            "range": [-0.2, across + 0.2],
+            "showgrid": False,
+            "zeroline": False,
+            "constrain": "domain",
+        },
+        yaxis={
+            "title": {"text": along_title if upright else across_title},
+            "range": [along + 0.2, -0.2],
+            "showgrid": False,
+            "zeroline": False,
+            "scaleanchor": "x",
+            "scaleratio": 1,
+            "constrain": "domain",
+        },
+    )
+    if upright:
+        _turn(data, layout)
+    return {"data": data, "layout": layout}
+
+
+def _turn(data: list[dict], layout: dict) -> None:
+    """Swap x and y of every trace, annotation and shape (the axes are set by the caller)."""
+    for trace in data:
+        trace["x"], trace["y"] = trace["y"], trace["x"]
+    for annotation in layout["annotations"]:
+        annotation["x"], annotation["y"] = annotation["y"], annotation["x"]
+    for shape in layout["shapes"]:
+        shape["x0"], shape["y0"], shape["x1"], shape["y1"] = shape["y0"], shape["x0"], shape["y1"], shape["x1"]
