@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from jobs.api import JobSerializer, TooManyJobsError, job_accepted_response
 from jobs.services import TooManyJobs
 from planner.api.catalog import catalog_viewset
+from planner.catalog import catalog_snapshot
 from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
 from planner.api.schema import PLAN, document_body, document_examples, error_responses
 from planner.api.serializers import (
@@ -32,14 +33,20 @@ from planner.exports import (
     HANDOFF_EXPORTS,
     STREAMED_EXPORTS,
     check_export,
+    check_export_format,
     plan_export_lines,
     plan_export_of,
 )
 from planner.models import Scenario, Server, System
 from planner.security import AnonymousPlanThrottle
-from planner.selectors import revisions_for_list, scenario_get, scenario_list
+from planner.selectors import revision_current, revisions_for_list, scenario_get, scenario_list
 from planner.services import (
+    IN_A_JOB,
+    INTERACTIVE,
+    budget_cpu_s,
+    document_work,
     plan_document,
+    revision_catalog,
     revision_key_figures_fill,
     scenario_create,
     scenario_delete,
@@ -47,6 +54,7 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.limits import check_work_budget
 
 ERRORS_EXAMPLE = OpenApiExample(
     "Field errors",
@@ -167,11 +175,14 @@ def export_response(request, plan, export_format: str, *, scenario=None, documen
 
 def _export_job(request, plan, export_format, *, scenario, document, node_pattern=None, device_prefix=None):
     if not request.user.is_authenticated:
+        heavy = (f"{plan.racks.rows:,} rows of racks, more than a workbook made while you wait has"
+                 if export_format == "xlsx" else
+                 f"{plan_cable_count(plan):,} cables, more than the {settings.HEAVY_EXPORT_CABLES:,} "
+                 "exported while you wait")
         raise InfeasibleError.at(
             "format",
-            f"this {export_format} export has {plan_cable_count(plan):,} cables, more than the "
-            f"{settings.HEAVY_EXPORT_CABLES:,} exported while you wait: sign in (or send an API "
-            "token) and it runs as a background job",
+            f"this {export_format} export has {heavy}: sign in (or send an API token) and it runs as "
+            "a background job",
         )
     try:
         job = plan_export_job_enqueue(
@@ -181,6 +192,38 @@ def _export_job(request, plan, export_format, *, scenario, document, node_patter
     except TooManyJobs as error:
         raise TooManyJobsError(str(error)) from None
     return job_accepted_response(job, request)
+
+
+HEAVY_PLAN_REMEDY = ": sign in (or send an API token) and the export runs as a background job"
+
+
+def _plan_or_export_job(request, export_format: str, *, scenario=None, document=None):
+    """The plan to export, or (as a second value) the job's response (202) when planning it is
+    more than a request's work (`planner.solver.limits`' estimate, before anything is planned):
+    the job plans and exports it. An anonymous user has no jobs: 422 on the input that drove it."""
+    if scenario is not None:
+        revision = revision_current(scenario=scenario)
+        document, catalog = revision.document, revision_catalog(revision)
+    else:
+        catalog = catalog_snapshot()
+    estimate = document_work(document, catalog, budget=IN_A_JOB)
+    interactive_cpu_s = budget_cpu_s(INTERACTIVE)
+    if estimate.cpu_s <= interactive_cpu_s:
+        return plan_document(document, catalog), None
+    check_work_budget(estimate, budget_cpu_s(IN_A_JOB))
+    if not request.user.is_authenticated:
+        check_work_budget(estimate, interactive_cpu_s, remedy=HEAVY_PLAN_REMEDY)
+    check_export_format(export_format)
+    try:
+        job = plan_export_job_enqueue(
+            owner=request.user, export_format=export_format, scenario=scenario,
+            document=None if scenario is not None else document,
+            node_pattern=request.query_params.get("node_pattern"),
+            device_prefix=request.query_params.get("device_prefix"),
+        )
+    except TooManyJobs as error:
+        raise TooManyJobsError(str(error)) from None
+    return None, job_accepted_response(job, request)
 
 
 class PlanExportView(APIView):
@@ -193,8 +236,8 @@ class PlanExportView(APIView):
     @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT, NODE_PATTERN, DEVICE_PREFIX],
                    responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
-        plan = plan_document(request.data)
-        return export_response(request, plan, export_format, document=request.data)
+        plan, job = _plan_or_export_job(request, export_format, document=request.data)
+        return job or export_response(request, plan, export_format, document=request.data)
 
 
 class ScenarioExportView(APIView):
@@ -203,7 +246,8 @@ class ScenarioExportView(APIView):
     @extend_schema(parameters=[EXPORT_FORMAT, NODE_PATTERN, DEVICE_PREFIX], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
     def get(self, request, pk, export_format):
         scenario = scenario_get(owner=request.user, pk=pk)
-        return export_response(request, scenario_plan(scenario=scenario), export_format, scenario=scenario)
+        plan, job = _plan_or_export_job(request, export_format, scenario=scenario)
+        return job or export_response(request, plan, export_format, scenario=scenario)
 
 
 class ScenarioViewSet(viewsets.GenericViewSet):
