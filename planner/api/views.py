@@ -1,5 +1,7 @@
 """Thin API views: validate the request, call a service, render the result."""
 
+from dataclasses import replace
+
 from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
@@ -54,7 +56,7 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.errors import InfeasibleError, ScenarioError
-from planner.solver.limits import check_work_budget
+from planner.solver.limits import check_work_budget, workbook_cpu_s
 
 ERRORS_EXAMPLE = OpenApiExample(
     "Field errors",
@@ -206,14 +208,16 @@ def _plan_or_export_job(request, export_format: str, *, scenario=None, document=
         document, catalog = revision.document, revision_catalog(revision)
     else:
         catalog = catalog_snapshot()
+    check_export_format(export_format)
     estimate = document_work(document, catalog, budget=IN_A_JOB)
     interactive_cpu_s = budget_cpu_s(INTERACTIVE)
+    if export_format == "xlsx":
+        estimate = replace(estimate, extra_cpu_s=workbook_cpu_s(estimate.rows))
     if estimate.cpu_s <= interactive_cpu_s:
         return plan_document(document, catalog), None
     check_work_budget(estimate, budget_cpu_s(IN_A_JOB))
     if not request.user.is_authenticated:
         check_work_budget(estimate, interactive_cpu_s, remedy=HEAVY_PLAN_REMEDY)
-    check_export_format(export_format)
     try:
         job = plan_export_job_enqueue(
             owner=request.user, export_format=export_format, scenario=scenario,

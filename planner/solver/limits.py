@@ -119,11 +119,13 @@ class WorkEstimate(PlanWork):
 
     phases: int = 1
     designs: int = 1
+    extra_cpu_s: float = 0.0
+    """What the request makes of the plan besides [CPU s]: a workbook's sheets (`workbook_cpu_s`)."""
 
     @property
     def cpu_s(self) -> float:
-        """The estimated CPU time of the request's plans [s]: the designs' plans' sum."""
-        return self.designs * super().cpu_s
+        """The estimated CPU time of the request [s]: the designs' plans' sum, and the extra."""
+        return self.designs * super().cpu_s + self.extra_cpu_s
 
     def describe(self) -> str:
         """The figures in words, for a message."""
@@ -133,6 +135,8 @@ class WorkEstimate(PlanWork):
         parts += [f"{self.cables:,} cables", f"{self.racks:,} racks"]
         if self.designs > 1:
             parts.append(f"for each of {self.designs:,} designs")
+        if self.extra_cpu_s:
+            parts.append(f"{self.rows:,} rows of racks in a workbook")
         return ", ".join(parts)
 
 

@@ -115,7 +115,7 @@ def test_the_dashboard_of_the_largest_plans_is_summarised_under_2_mb(client, use
 
 def test_an_anonymous_workbook_of_ten_million_gpus_is_refused_and_a_users_is_a_job(api, user_api):
     response = api.post("/api/v1/plan/export.xlsx", TEN_MILLION_GPUS, format="json")
-    assert "rows of racks" in _refused(response, "format")
+    assert "rows of racks in a workbook" in _refused(response, "compute.gpus")
     response = user_api.post("/api/v1/plan/export.xlsx", TEN_MILLION_GPUS, format="json")
     assert response.status_code == 202
     assert response.json()["kind"] == "plan_export"
