@@ -20,7 +20,7 @@ from jobs.services import TooManyJobs
 from planner.api.catalog import catalog_viewset
 from planner.catalog import catalog_snapshot
 from planner.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
-from planner.api.schema import PLAN, document_body, document_examples, error_responses
+from planner.api.schema import PLAN, component_ref, document_body, document_examples, error_responses
 from planner.api.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -302,7 +302,9 @@ class ScenarioViewSet(viewsets.GenericViewSet):
         return self._detail(scenario)
 
     @extend_schema(
-        request=ScenarioUpdateSerializer,
+        # The PUT body's own component: PATCH needs the whole document and its revision too (a
+        # "Patched" component with both optional said that `{}` was a valid PATCH).
+        request={"application/json": component_ref("ScenarioUpdate")},
         responses={200: ScenarioDetailSerializer, **error_responses(409)},
         description="The same as PUT: the whole document and the revision it is based on.",
     )
