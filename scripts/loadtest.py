@@ -200,13 +200,15 @@ def _alias_bomb() -> str:
     return "name: bomb\n" + "\n".join(lines) + "\ncompute: {system: dgx-b300, gpus: 8}\n"
 
 
-def _pools(count: int, gpus: int, planes: int = 1) -> dict:
+def pools_document(count: int, gpus: int, planes: int = 1) -> dict:
+    """`count` pools of `gpus` GPUs, each on a fabric of its own of `planes` planes."""
     return {"name": "pools attack", "pools": [
         {"name": f"p{index}", "system": "dgx-b300", "gpus": gpus, "fabric": {"switch": "q3400", "planes": planes}}
         for index in range(count)]}
 
 
-def _phases(count: int, final_gpus: int) -> dict:
+def phases_document(count: int, final_gpus: int) -> dict:
+    """The issue's `count` phases growing evenly to `final_gpus`, one pool on one fabric."""
     return {
         "name": "phases attack", "growth": "per_phase", "fabrics": {"compute": {"switch": "q3400"}},
         "pools": [{"name": "compute", "system": "dgx-b300", "gpus": final_gpus}],
@@ -238,9 +240,9 @@ def _basic_auth_guess(user: User, options) -> Awaitable[httpx.Response]:
 
 ATTACKS: dict[str, Send] = {
     "alias bomb": _alias_bomb_attack,
-    "100 pools": _post_json("/api/v1/plan/", _pools(100, 16_000)),
-    "50 phases to 240k GPUs": _post_json("/api/v1/plan/", _phases(50, 240_000)),
-    "8 pools x 100k GPUs, 16 planes": _post_json("/api/v1/plan/", _pools(8, 100_000, planes=16)),
+    "100 pools": _post_json("/api/v1/plan/", pools_document(100, 16_000)),
+    "50 phases to 240k GPUs": _post_json("/api/v1/plan/", phases_document(50, 240_000)),
+    "8 pools x 100k GPUs, 16 planes": _post_json("/api/v1/plan/", pools_document(8, 100_000, planes=16)),
     "10 M GPUs, 16 planes": _post_json("/api/v1/plan/", {
         "name": "huge", "compute": {"system": "dgx-b300", "gpus": 10_000_000},
         "fabrics": {"compute": {"switch": "arista-7800r4-16", "topology": "dragonfly", "planes": 16}}}),

@@ -2,7 +2,9 @@
 summed over pools and phases before anything is planned, and the budget that refuses it on the
 input that drove it (issue 27, point 1)."""
 
+import importlib.util
 import time
+from pathlib import Path
 
 import pytest
 
@@ -11,21 +13,18 @@ from planner.solver.errors import InfeasibleError
 from planner.solver.pipeline import validate_scenario
 
 
-def pools(count: int, gpus: int, planes: int = 1) -> dict:
-    return {"name": "pools", "pools": [
-        {"name": f"p{index}", "system": "dgx-b300", "gpus": gpus, "fabric": {"switch": "q3400", "planes": planes}}
-        for index in range(count)]}
+def _load_test_script():
+    """scripts/loadtest.py, whose attacks are these reproducers (a script, not a package)."""
+    path = Path(__file__).resolve().parents[3] / "scripts" / "loadtest.py"
+    spec = importlib.util.spec_from_file_location("loadtest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def phases(count: int, final_gpus: int) -> dict:
-    """The issue's `count` phases growing evenly to `final_gpus`, one pool on one fabric."""
-    return {
-        "name": "phases", "growth": "per_phase", "fabrics": {"compute": {"switch": "q3400"}},
-        "pools": [{"name": "compute", "system": "dgx-b300", "gpus": final_gpus}],
-        "phases": [{"name": f"f{index}", "start": f"{2026 + index // 12}-{index % 12 + 1:02d}-01",
-                    "pools": {"compute": {"gpus": max(8, final_gpus * (index + 1) // count)}}}
-                   for index in range(count)],
-    }
+LOAD_TEST = _load_test_script()
+pools = LOAD_TEST.pools_document
+phases = LOAD_TEST.phases_document
 
 
 def test_the_cpu_time_is_the_linear_model_of_the_figures():
