@@ -165,15 +165,17 @@ def calibrate() -> None:
             cpu = time.process_time()
             plan_scenario(document, catalog).to_dict()
             best = min(best, time.process_time() - cpu)
-        rows.append([estimate.plans, estimate.cables, estimate.racks, estimate.rows])
+        rows.append([estimate.plans, estimate.fabrics, estimate.cables, estimate.racks, estimate.rows])
         measured.append(best)
         names.append(name)
     coefficients, _ = nnls(numpy.array(rows, dtype=float), numpy.array(measured))
-    print("fit: CPU_S_PER_PLAN = {:.3g}, CPU_S_PER_CABLE = {:.3g}, CPU_S_PER_RACK = {:.3g}, "
-          "CPU_S_PER_ROW = {:.3g}".format(*coefficients))
+    print("fit: CPU_S_PER_PLAN = {:.3g}, CPU_S_PER_FABRIC = {:.3g}, CPU_S_PER_CABLE = {:.3g}, "
+          "CPU_S_PER_RACK = {:.3g}, CPU_S_PER_ROW = {:.3g}".format(*coefficients))
     for name, row, seconds in zip(names, rows, measured, strict=True):
-        estimate = limits.WorkEstimate(plans=row[0], cables=row[1], racks=row[2], rows=row[3], driver="")
-        print(f"{name:<34} {row[0]:>5} plans {row[1]:>10,} cables {row[2]:>8,} racks {row[3]:>6,} rows | "
+        estimate = limits.WorkEstimate(plans=row[0], fabrics=row[1], cables=row[2], racks=row[3], rows=row[4],
+                                       driver="")
+        print(f"{name:<34} {row[0]:>5} plans {row[1]:>4} fabrics {row[2]:>10,} cables {row[3]:>8,} racks "
+              f"{row[4]:>6,} rows | "
               f"measured {seconds:6.2f} s, estimated {estimate.cpu_s:6.2f} s (fit "
               f"{float(numpy.dot(coefficients, row)):6.2f} s)", flush=True)
 

@@ -65,25 +65,28 @@ fill 2,500 rows of 16 racks, 10 million at two 8-GPU systems a rack 39,000; at t
 plan's rows are 5 MB."""
 
 
-CPU_S_PER_PLAN = 0.012
+CPU_S_PER_PLAN = 0.003
 """A one-pool plan's fixed cost [CPU s]: validating, sizing, pricing and the plan's sections,
-whatever its size (a site's pool, or a phase's). Above the fit (below): a pool with a fabric of
-its own costs about 0.0145 s more than its cables (100 pools of 5,000 GPUs each on its own
-fabric took 1.78 s), one on a shared fabric 0.0015 s; the larger is taken.
+whatever its size (a site's pool, or a phase's).
 
-The four coefficients are a non-negative least-squares fit of the estimate's figures to
-measured plan times, rounded up: `scripts/benchmark_limits.py --calibrate` plans 15 documents
-(one pool of 1k to 10 M GPUs with and without fabrics, rows of 2 racks, 10 and 100 pools sharing
-a fabric or with their own, 10 and 50 phases to 24k and 240k GPUs) in one process on a 2-core
-machine shared with other work, best of two, plan and its JSON. The fit (0.0088, 2.83e-7,
-6.2e-9, 1.77e-5) is within a factor of two of every time measured but the 100 pools sharing
-one fabric (0.19 s measured, estimated high); 50 phases to 240k GPUs, 19.4 M cables summed,
-took 6.3 s, estimated 6.9 s; 10 M GPUs without fabrics 0.70 s, estimated 0.78 s."""
+The coefficients are a non-negative least-squares fit of the estimate's figures to measured
+plan times, rounded up: `scripts/benchmark_limits.py --calibrate` plans 15 documents (one pool
+of 1k to 10 M GPUs with and without fabrics, rows of 2 racks, 10 and 100 pools sharing a fabric
+or with their own, 10 and 50 phases to 24k and 240k GPUs) in one process on a 2-core machine
+shared with other work, best of two, plan and its JSON. The fit was 0.00286 s a plan, 0.0133 s a
+fabric, 2.61e-7 s a cable, 0 a rack and 1.96e-5 s a row; with the values taken here every
+estimate is within a factor of two of the time measured (most within 25 %), and above it for
+the heaviest: 50 phases to 240k GPUs (19.4 M cables summed) took 7.0 s, estimated 7.8 s;
+10 M GPUs without fabrics 0.76 s, estimated 0.78 s; 100 pools of 5,000 GPUs, each on its own
+fabric, 2.2 s, estimated 2.1 s, where 100 pools of 800 sharing one took 0.23 s: what a pool
+costs is mostly its fabric (CPU_S_PER_FABRIC)."""
+CPU_S_PER_FABRIC = 0.014
+"""Planning one fabric (its tiers, links and their placement), besides its cables [CPU s]."""
 CPU_S_PER_CABLE = 3e-7
 """Counting and placing one cable where it stands, and its share of the plan's links [CPU s]."""
 CPU_S_PER_RACK = 1e-7
 """Packing one compute rack (its rows, below, are what its layout costs) [CPU s]."""
-CPU_S_PER_ROW = 1.8e-5
+CPU_S_PER_ROW = 2e-5
 """Laying out and describing one row of the floor, its racks' positions [CPU s]."""
 
 
@@ -94,6 +97,8 @@ class PlanWork:
 
     plans: int
     """One-pool plans the pipeline makes: each pool of each phase."""
+    fabrics: int
+    """Fabrics the pipeline plans: each pool's own, and the site's shared ones, in each phase."""
     racks: int
     """Compute racks, summed over the plans."""
     rows: int
@@ -106,10 +111,11 @@ class PlanWork:
     def cpu_s(self) -> float:
         """The estimated CPU time of the plan(s) [s], a linear model of the figures above.
 
-        Notes: cpu_s = CPU_S_PER_PLAN x plans + CPU_S_PER_CABLE x cables
-        + CPU_S_PER_RACK x racks + CPU_S_PER_ROW x rows (calibration: CPU_S_PER_PLAN)."""
-        return (CPU_S_PER_PLAN * self.plans + CPU_S_PER_CABLE * self.cables + CPU_S_PER_RACK * self.racks
-                + CPU_S_PER_ROW * self.rows)
+        Notes: cpu_s = CPU_S_PER_PLAN x plans + CPU_S_PER_FABRIC x fabrics
+        + CPU_S_PER_CABLE x cables + CPU_S_PER_RACK x racks + CPU_S_PER_ROW x rows
+        (calibration: CPU_S_PER_PLAN)."""
+        return (CPU_S_PER_PLAN * self.plans + CPU_S_PER_FABRIC * self.fabrics + CPU_S_PER_CABLE * self.cables
+                + CPU_S_PER_RACK * self.racks + CPU_S_PER_ROW * self.rows)
 
 
 @dataclass(frozen=True)
@@ -158,7 +164,7 @@ def work_estimate(
     scenario, scenario_catalog = validate_scenario(document, catalog)
     phases = len(scenario.phases) or 1
     plans_at_most = sum(max(1, len(phase.pools)) for phase in scenario.phases) or max(1, len(scenario.pools))
-    rough = WorkEstimate(plans=plans_at_most, racks=0, rows=0, cables=0,
+    rough = WorkEstimate(plans=plans_at_most, fabrics=0, racks=0, rows=0, cables=0,
                          driver="phases" if scenario.phases else "pools", phases=phases, designs=designs)
     if budget_cpu_s is not None and rough.cpu_s > budget_cpu_s:
         return rough
@@ -174,7 +180,8 @@ def work_estimate(
         if budget_cpu_s is not None and sum(work.cpu_s for work in works) * designs > budget_cpu_s:
             break
     total = PlanWork(
-        plans=sum(work.plans for work in works), racks=sum(work.racks for work in works),
+        plans=sum(work.plans for work in works), fabrics=sum(work.fabrics for work in works),
+        racks=sum(work.racks for work in works),
         rows=sum(work.rows for work in works), cables=sum(work.cables for work in works), driver="phases",
     )
     heaviest = max(works, key=lambda work: work.cpu_s)
@@ -189,7 +196,7 @@ the one job worker, and half an hour of it is the most a plan may ask for."""
 
 
 def _estimate(work: PlanWork, *, phases: int, designs: int) -> WorkEstimate:
-    return WorkEstimate(plans=work.plans, racks=work.racks, rows=work.rows, cables=work.cables,
+    return WorkEstimate(plans=work.plans, fabrics=work.fabrics, racks=work.racks, rows=work.rows, cables=work.cables,
                         driver=work.driver, phases=phases, designs=designs)
 
 
@@ -283,8 +290,9 @@ def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWo
     racks, rows = _check_racks(scenario, catalog, compute, system)
     cables, cable_field = _check_cables(scenario, catalog, compute, storage, system)
     size_field = _size_field(scenario)
+    fabrics = sum(getattr(scenario.fabrics, name) is not None for name in ("compute", "storage", "inband", "oob"))
     return PlanWork(
-        plans=1, racks=racks, rows=rows, cables=cables,
+        plans=1, fabrics=fabrics, racks=racks, rows=rows, cables=cables,
         driver=cable_field if cables * CPU_S_PER_CABLE >= racks * CPU_S_PER_RACK else size_field,
     )
 
@@ -326,7 +334,10 @@ def _check_pools(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWork"
             "pools", f"the pools' fabrics would have {cables:,} cables together, more than the "
             f"{MAX_PLAN_CABLES:,} a plan may have: plan fewer or smaller pools, or fewer planes",
         )
-    site = PlanWork(plans=len(scenario.pools), racks=racks, rows=rows, cables=cables, driver="pools")
+    shared = sum(getattr(scenario.fabrics, name) is not None for name in ("compute", "storage", "inband", "oob"))
+    fabrics = shared + sum(pool.fabric is not None for pool in scenario.pools)
+    site = PlanWork(plans=len(scenario.pools), fabrics=fabrics, racks=racks, rows=rows, cables=cables,
+                    driver="pools")
     # The heaviest pool drives the work when it alone is most of it; otherwise their number does.
     return replace(site, driver=heaviest) if heaviest_cpu_s * 2 >= site.cpu_s else site
 

@@ -28,19 +28,21 @@ phases = LOAD_TEST.phases_document
 
 
 def test_the_cpu_time_is_the_linear_model_of_the_figures():
-    estimate = limits.WorkEstimate(plans=3, cables=1_000_000, racks=10_000, rows=500, driver="compute.gpus")
+    estimate = limits.WorkEstimate(plans=3, fabrics=2, cables=1_000_000, racks=10_000, rows=500,
+                                   driver="compute.gpus")
     assert estimate.cpu_s == pytest.approx(
-        3 * limits.CPU_S_PER_PLAN + 1e6 * limits.CPU_S_PER_CABLE + 1e4 * limits.CPU_S_PER_RACK
-        + 500 * limits.CPU_S_PER_ROW
+        3 * limits.CPU_S_PER_PLAN + 2 * limits.CPU_S_PER_FABRIC + 1e6 * limits.CPU_S_PER_CABLE
+        + 1e4 * limits.CPU_S_PER_RACK + 500 * limits.CPU_S_PER_ROW
     )
-    assert limits.WorkEstimate(plans=3, cables=1_000_000, racks=10_000, rows=500, driver="x",
+    assert limits.WorkEstimate(plans=3, fabrics=2, cables=1_000_000, racks=10_000, rows=500, driver="x",
                                designs=7).cpu_s == pytest.approx(7 * estimate.cpu_s)
 
 
 def test_a_site_sums_its_pools_figures(catalog):
     one = limits.work_estimate(pools(1, 4_000), catalog)
     ten = limits.work_estimate(pools(10, 4_000), catalog)
-    assert (ten.plans, ten.cables, ten.racks, ten.rows) == (10, 10 * one.cables, 10 * one.racks, 10 * one.rows)
+    assert (ten.plans, ten.fabrics, ten.cables, ten.racks, ten.rows) == (
+        10, 10, 10 * one.cables, 10 * one.racks, 10 * one.rows)
     assert one.driver == "pools[0].gpus"
     assert ten.driver == "pools"  # no one pool is most of the work: their number is
 
