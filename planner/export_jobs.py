@@ -8,7 +8,10 @@ worker's request timeout. Below the threshold an export streams as before, in a 
 The job's file is the same CSV, zipped (a tenth of its size: 64 MB, a download a slow link can
 finish), and its progress is the cables written so far. The other formats are made from the
 plan's sections, whose size does not grow with the cables: they stay synchronous (a workbook
-of a million GPUs takes about a second).
+of a million GPUs takes about a second), but for the workbook of a plan whose rows of racks
+take more than a request's CPU seconds to write (`planner.solver.limits.workbook_cpu_s`: 10 M
+GPUs took 9.5 s), and any export of a plan that is itself more than a request's work (the API
+decides that from the estimate, before planning): those run here, planned under a job's budget.
 """
 
 import zipfile

@@ -112,8 +112,10 @@ EXPORT_DESCRIPTION = (
     "in a few seconds (ufm: a fifth of them) "
     f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
     "background job instead: 202 with the job, whose `url` (also the Location header) gives its "
-    "progress and, once done, a `download_url` (the CSV, zipped). Heavy exports of posted "
-    "documents need a signed-in user (422 otherwise)."
+    "progress and, once done, a `download_url` (the CSV, zipped). So is an xlsx workbook of more "
+    "rows of racks than it writes in a request, and any export of a plan that is more work than "
+    "a request (about 2 CPU seconds, estimated before planning). Heavy exports of posted "
+    "documents need a signed-in user (422 otherwise, naming the input that made it heavy)."
 )
 EXPORT_FORMAT = OpenApiParameter(
     "export_format", str, OpenApiParameter.PATH, enum=EXPORT_FORMATS, description="The file format."
