@@ -213,6 +213,9 @@ JOB_MAX_ATTEMPTS = 3
 SWEEP_MAX_DESIGNS_PER_USER = int(os.environ.get("PLANNER_SWEEP_MAX_DESIGNS_PER_USER", 1_000_000))
 SWEEP_MAX_CPU_S = float(os.environ.get("PLANNER_SWEEP_MAX_CPU_S", 2 * 60 * 60))
 HEAVY_EXPORT_CABLES = int(os.environ.get("PLANNER_HEAVY_EXPORT_CABLES", 200_000))
+# The CPU seconds of work (planner.solver.limits' estimate, summed over pools and phases) a
+# request may ask for while its user waits; past it an export runs as a job, anything else is a 422.
+PLAN_INTERACTIVE_CPU_S = float(os.environ.get("PLANNER_PLAN_INTERACTIVE_CPU_S", 2.0))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "workspace:scenario-list"

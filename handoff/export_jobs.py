@@ -8,7 +8,10 @@ worker's request timeout. Below the threshold an export streams as before, in a 
 The job's file is the same CSV, zipped (a tenth of its size: 64 MB, a download a slow link can
 finish), and its progress is the cables written so far. The other formats are made from the
 plan's sections, whose size does not grow with the cables: they stay synchronous (a workbook
-of a million GPUs takes about a second).
+of a million GPUs takes about a second), but for the workbook of a plan whose rows of racks
+take more than a request's CPU seconds to write (`planner.solver.limits.workbook_cpu_s`: 10 M
+GPUs took 9.5 s), and any export of a plan that is itself more than a request's work (the API
+decides that from the estimate, before planning): those run here, planned under a job's budget.
 """
 
 import zipfile
@@ -28,7 +31,9 @@ from jobs.models import Job
 from jobs.services import JobOutput, job_enqueue
 from jobs.worker import JobContext, JobError
 from planner.models import Scenario
-from planner.services import plan_document, scenario_plan
+from core.solver.errors import ScenarioError
+from planner.services import IN_A_JOB, plan_document, scenario_plan
+from planner.solver.limits import workbook_cpu_s
 from planner.solver.plan import Plan
 
 PLAN_EXPORT_JOB = "plan_export"
@@ -43,13 +48,19 @@ def plan_cable_count(plan: Plan) -> int:
     return sum(link.count for fabric in (plan.fabrics or {}).values() for link in fabric.links)
 
 
-EXPORT_SLOWDOWN = {"ufm-p2p": 5}
+EXPORT_SLOWDOWN = {"ufm-p2p": 5, "netbox": 2}
 """How many times longer than the streamed cabling plan a format takes per cable: the UFM
 workbook (XlsxWriter, about 7,000 rows a second against 35,000 on a busy 2-core machine;
-scripts/benchmark_handoff.py) runs as a job past a fifth of the threshold."""
+scripts/benchmark_handoff.py) runs as a job past a fifth of the threshold; the NetBox bundle
+(a device and an interface pair a cable: 331,532 cables in 19.5 s on a busy machine, twice the
+cabling plan's time) past half of it."""
 
 
 def export_runs_as_job(plan: Plan, export_format: str) -> bool:
+    """Whether the export takes more than a request's work: the cable-sized formats past
+    `settings.HEAVY_EXPORT_CABLES`, the workbook past the request's CPU seconds (its sheet of rows)."""
+    if export_format == "xlsx":
+        return workbook_cpu_s(plan.racks.rows) > settings.PLAN_INTERACTIVE_CPU_S
     cables = plan_cable_count(plan) * EXPORT_SLOWDOWN.get(export_format, 1)
     return export_format in CABLE_SIZED_EXPORTS and cables > settings.HEAVY_EXPORT_CABLES
 
@@ -96,7 +107,7 @@ def plan_export_job(context: JobContext) -> JobOutput:
 def _plan(context: JobContext) -> Plan:
     parameters = context.parameters
     if "document" in parameters:
-        return plan_document(parameters["document"])
+        return plan_document(parameters["document"], budget=IN_A_JOB)
     scenario = Scenario.objects.filter(pk=parameters["scenario"], owner=context.job.owner).first()
     if scenario is None:
         raise JobError("the scenario was deleted")
@@ -105,7 +116,7 @@ def _plan(context: JobContext) -> Plan:
             f"the scenario was saved again (revision {scenario.revision}) after this export of "
             f"revision {parameters['revision']} was asked for: export it again"
         )
-    return scenario_plan(scenario=scenario)
+    return scenario_plan(scenario=scenario, budget=IN_A_JOB)
 
 
 def _zipped_lines(context: JobContext, plan: Plan, export_format: str, stem: str) -> JobOutput:

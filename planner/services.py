@@ -2,6 +2,7 @@
 
 import time
 
+from django.conf import settings
 from django.db import OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -15,7 +16,8 @@ from planner.key_figures import revision_figures
 from planner.models import Scenario, ScenarioRevision
 from planner.selectors import revision_current
 from planner.solver.documents import check_document_shape
-from planner.solver.limits import check_work_limits
+from core.solver.errors import InfeasibleError, ScenarioError
+from planner.solver.limits import JOB_CPU_S, WorkEstimate, check_work_budget, work_estimate
 from planner.solver.pipeline import plan_scenario, validate_scenario
 from planner.solver.plan import Plan
 from planner.solver.scenario import ScenarioSpec
@@ -53,15 +55,35 @@ def _write(write):
     raise AssertionError("unreachable")
 
 
-def plan_document(document, catalog: CatalogSnapshot | None = None) -> Plan:
+INTERACTIVE = "interactive"
+"""A request's budget: `settings.PLAN_INTERACTIVE_CPU_S`."""
+IN_A_JOB = "job"
+"""A background job's budget: `planner.solver.limits.JOB_CPU_S`."""
+
+
+def budget_cpu_s(budget: str) -> float:
+    """The CPU seconds of work a budget allows."""
+    return settings.PLAN_INTERACTIVE_CPU_S if budget == INTERACTIVE else JOB_CPU_S
+
+
+def document_work(document, catalog: CatalogSnapshot, *, budget: str = INTERACTIVE) -> WorkEstimate:
+    """The work the document's plan would take (`planner.solver.limits.work_estimate`), or
+    ScenarioError when the document is invalid or its plan would pass a limit."""
+    check_document_shape(document)
+    return work_estimate(document, catalog, budget_cpu_s=budget_cpu_s(budget))
+
+
+def plan_document(document, catalog: CatalogSnapshot | None = None, *, budget: str = INTERACTIVE,
+                  remedy: str = "") -> Plan:
     """Plan a scenario document against `catalog`, by default the catalog as it is now.
 
-    A valid document whose plan would pass the limits of `planner.solver.limits` is refused
-    (InfeasibleError) before any of the work is done.
+    A valid document whose plan would pass the limits of `planner.solver.limits`, or take more
+    work than `budget` allows (a request's, by default: about 2 CPU seconds), is refused
+    (InfeasibleError naming the input that drove it) before any of the work is done. `remedy`
+    ends that refusal's message (what else the user may do).
     """
     catalog = catalog or catalog_snapshot()
-    check_document_shape(document)
-    check_work_limits(*validate_scenario(document, catalog))
+    check_work_budget(document_work(document, catalog, budget=budget), budget_cpu_s(budget), remedy=remedy)
     return plan_scenario(document, catalog)
 
 
@@ -73,6 +95,19 @@ def scenario_validate(document, catalog: CatalogSnapshot | None = None) -> Scena
     check_document_shape(document)
     scenario, _ = validate_scenario(document, catalog or catalog_snapshot())
     return scenario
+
+
+def scenario_check_for_save(document, catalog: CatalogSnapshot) -> ScenarioSpec:
+    """`scenario_validate`, and the document's plan within a request's work (a saved scenario is
+    planned by its dashboard, edit and replan pages): ScenarioError, InfeasibleError on the
+    input that drove the work, otherwise."""
+    spec = scenario_validate(document, catalog)
+    try:
+        estimate = document_work(document, catalog)
+    except InfeasibleError:
+        return spec  # a plan past a limit is saved: its pages say why, as they always have
+    check_work_budget(estimate, budget_cpu_s(INTERACTIVE))
+    return spec
 
 
 def catalog_for_save() -> tuple[CatalogVersion, CatalogSnapshot]:
@@ -118,7 +153,7 @@ def scenario_create(*, owner, document: dict) -> Scenario:
     heavy plan inside it once made other users' saves and sign-ins wait a minute and fail.
     """
     version, catalog = catalog_for_save()
-    spec = scenario_validate(document, catalog)
+    spec = scenario_check_for_save(document, catalog)
     key_figures = document_key_figures(document, catalog)
 
     def write() -> Scenario:
@@ -141,7 +176,7 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
     saved since `base_revision`. Checked and planned before the write transaction, as in
     `scenario_create`; the transaction's conditional update still refuses a stale base."""
     version, catalog = catalog_for_save()
-    spec = scenario_validate(document, catalog)
+    spec = scenario_check_for_save(document, catalog)
     key_figures = document_key_figures(document, catalog)
 
     def write() -> None:
@@ -169,7 +204,7 @@ def scenario_delete(*, scenario: Scenario) -> None:
     scenario.delete()
 
 
-def scenario_plan(*, scenario: Scenario) -> Plan:
+def scenario_plan(*, scenario: Scenario, budget: str = INTERACTIVE) -> Plan:
     """The plan of the current revision, against the catalog it was saved with."""
     revision = revision_current(scenario=scenario)
-    return plan_document(revision.document, revision_catalog(revision))
+    return plan_document(revision.document, revision_catalog(revision), budget=budget)

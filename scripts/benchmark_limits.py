@@ -2,7 +2,12 @@
 topology, with every fabric: how long the plan takes and the memory it needs, then the cabling
 plan streamed as a request streams it and written zipped as a background job writes it.
 
-Run as `.venv/bin/python scripts/benchmark_limits.py [--rows N]`. Each plan runs in a process
+Run as `.venv/bin/python scripts/benchmark_limits.py [--rows N]`.
+
+`--calibrate` instead plans a spread of documents (1 to 100 pools, 1 to 50 phases, 1k to 10 M
+GPUs, with and without fabrics) in this process, measures each plan's CPU time, and fits the
+work estimate's coefficients (`planner.solver.limits.CPU_S_PER_*`) to them by non-negative least
+squares; it prints the fit and each document's estimated and measured seconds. Each plan runs in a process
 of its own, so that its peak memory (resident set) is its own. Times are CPU seconds of that
 process (what it would take on an idle core) and wall seconds. `--rows` stops the cabling plan
 after N rows (default: all of them, about two minutes per topology).
@@ -10,6 +15,7 @@ after N rows (default: all of them, about two minutes per topology).
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
@@ -109,16 +115,85 @@ def measure(nodes: int, topology: str, rows_limit: int | None) -> dict:
     return figures
 
 
+def calibration_documents() -> dict[str, dict]:
+    """Documents whose plan times span the estimate's figures: plans, cables, racks and rows."""
+    fabrics = {"compute": {"switch": "q3400"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}}
+
+    def pools(count: int, gpus: int, own: bool = False) -> dict:
+        site = {"oob": fabrics["oob"]} if own else fabrics
+        return {"name": "pools", "fabrics": site, "pools": [
+            {"name": f"p{index}", "system": SYSTEM, "gpus": gpus, **({"fabric": {"switch": "q3400"}} if own else {})}
+            for index in range(count)]}
+
+    def phases(count: int, gpus: int) -> dict:
+        return {"name": "phases", "fabrics": fabrics, "growth": "per_phase",
+                "pools": [{"name": "compute", "system": SYSTEM, "gpus": gpus}],
+                "phases": [{"name": f"f{index}", "start": f"{2026 + index // 12}-{index % 12 + 1:02d}-01",
+                            "pools": {"compute": {"gpus": max(8, gpus * (index + 1) // count)}}}
+                           for index in range(count)]}
+
+    documents = {f"{gpus:,} GPUs": {"name": "one", "compute": {"system": SYSTEM, "gpus": gpus}, "fabrics": fabrics}
+                 for gpus in (1_000, 10_000, 100_000, 300_000)}
+    documents.update({f"{gpus:,} GPUs, no fabric": {"name": "bare", "compute": {"system": SYSTEM, "gpus": gpus}}
+                      for gpus in (100_000, 1_000_000, 10_000_000)})
+    documents["1,000,000 GPUs, rows of 2"] = {"name": "rows", "compute": {"system": SYSTEM, "gpus": 1_000_000},
+                                              "racks": {"racks_per_row": 2}}
+    documents["10 x 2,000 GPUs"] = pools(10, 2_000)
+    documents["100 x 800 GPUs"] = pools(100, 800)
+    documents["100 x 2,000 GPUs, own fabrics"] = pools(100, 2_000, own=True)
+    documents["100 x 5,000 GPUs, own fabrics"] = pools(100, 5_000, own=True)
+    documents["10 phases to 24,000 GPUs"] = phases(10, 24_000)
+    documents["50 phases to 24,000 GPUs"] = phases(50, 24_000)
+    documents["50 phases to 240,000 GPUs"] = phases(50, 240_000)
+    return documents
+
+
+def calibrate() -> None:
+    import numpy
+    from scipy.optimize import nnls
+
+    from catalog.rows import catalog_snapshot_from_files
+    from planner.solver import limits
+    from planner.solver.pipeline import plan_scenario
+
+    catalog = catalog_snapshot_from_files()
+    rows, measured, names = [], [], []
+    for name, document in calibration_documents().items():
+        estimate = limits.work_estimate(document, catalog)
+        best = math.inf
+        for _ in range(2):
+            cpu = time.process_time()
+            plan_scenario(document, catalog).to_dict()
+            best = min(best, time.process_time() - cpu)
+        rows.append([estimate.plans, estimate.fabrics, estimate.cables, estimate.racks, estimate.rows])
+        measured.append(best)
+        names.append(name)
+    coefficients, _ = nnls(numpy.array(rows, dtype=float), numpy.array(measured))
+    print("fit: CPU_S_PER_PLAN = {:.3g}, CPU_S_PER_FABRIC = {:.3g}, CPU_S_PER_CABLE = {:.3g}, "
+          "CPU_S_PER_RACK = {:.3g}, CPU_S_PER_ROW = {:.3g}".format(*coefficients))
+    for name, row, seconds in zip(names, rows, measured, strict=True):
+        estimate = limits.WorkEstimate(plans=row[0], fabrics=row[1], cables=row[2], racks=row[3], rows=row[4],
+                                       driver="")
+        print(f"{name:<34} {row[0]:>5} plans {row[1]:>4} fabrics {row[2]:>10,} cables {row[3]:>8,} racks "
+              f"{row[4]:>6,} rows | "
+              f"measured {seconds:6.2f} s, estimated {estimate.cpu_s:6.2f} s (fit "
+              f"{float(numpy.dot(coefficients, row)):6.2f} s)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=None, help="stop each cabling plan after this many rows")
     parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--calibrate", action="store_true", help="fit the work estimate's coefficients")
     arguments = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
+    if arguments.calibrate:
+        calibrate()
+        return
     if arguments.measure:
         topology, nodes = arguments.measure
         print(json.dumps(measure(int(nodes), topology, arguments.rows)))

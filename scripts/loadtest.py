@@ -20,6 +20,12 @@ Each user is a browser with its own connection: it picks a request by weight (MI
 waits for the whole answer, then thinks for a uniform --think-min..--think-max seconds. A
 request is an error unless its status is the one expected (200); sign-ins and setup are not
 measured. Exits 1 when any request failed or the p99 of all requests is over --p99-ms.
+
+--attackers N adds N attackers beside the users (issue 27): each sends the worst documents and
+requests (ATTACKS: a YAML alias bomb, 100 pools, 50 phases, a 10 M-GPU site on 16 planes, the
+most racks, HTTP basic-auth guesses on random names) one after another, anonymously, with a
+short pause. An attack must be refused or answered (any status below 500, in time); the users'
+figures (and the p99 that passes or fails the run) are the users' requests alone.
 """
 
 import argparse
@@ -82,9 +88,11 @@ def example_documents() -> list[dict]:
     return [yaml.safe_load(path.read_text()) for path in sorted(EXAMPLES.glob("*.yaml"))]
 
 
-def saved_documents() -> list[dict]:
+def saved_documents(scenarios: str = "all") -> list[dict]:
     """What each account keeps: the README's examples (1k GPUs, an NVL72 facility, a training
-    job) and clusters of 10k and 100k GPUs."""
+    job) and clusters of 10k and 100k GPUs (`small`: the examples alone)."""
+    if scenarios == "small":
+        return example_documents()
     return [*example_documents(), cluster_document(10_000), cluster_document(100_000)]
 
 
@@ -180,6 +188,90 @@ MIX: dict[str, tuple[int, Send]] = {
     "BOM XLSX export": (1, saved_export("xlsx")),
     "cabling export 1k GPUs": (1, small_cabling),
 }
+
+
+# The attackers -------------------------------------------------------------------------------
+
+
+def _alias_bomb() -> str:
+    """A YAML billion laughs: each level nine aliases of the one before (refused at the first)."""
+    lines = ['a0: &a0 ["lol"]']
+    lines += [f"a{level}: &a{level} [{', '.join(f'*a{level - 1}' for _ in range(9))}]" for level in range(1, 10)]
+    return "name: bomb\n" + "\n".join(lines) + "\ncompute: {system: dgx-b300, gpus: 8}\n"
+
+
+def pools_document(count: int, gpus: int, planes: int = 1) -> dict:
+    """`count` pools of `gpus` GPUs, each on a fabric of its own of `planes` planes."""
+    return {"name": "pools attack", "pools": [
+        {"name": f"p{index}", "system": "dgx-b300", "gpus": gpus, "fabric": {"switch": "q3400", "planes": planes}}
+        for index in range(count)]}
+
+
+def phases_document(count: int, final_gpus: int) -> dict:
+    """The issue's `count` phases growing evenly to `final_gpus`, one pool on one fabric."""
+    return {
+        "name": "phases attack", "growth": "per_phase", "fabrics": {"compute": {"switch": "q3400"}},
+        "pools": [{"name": "compute", "system": "dgx-b300", "gpus": final_gpus}],
+        "phases": [{"name": f"f{index}", "start": f"{2026 + index // 12}-{index % 12 + 1:02d}-01",
+                    "pools": {"compute": {"gpus": max(8, final_gpus * (index + 1) // count)}}}
+                   for index in range(count)],
+    }
+
+
+ONE_GPU_SYSTEM = {"slug": "tiny", "name": "One-GPU box", "gpus": 1, "power_kw": 1, "rack_units": 1,
+                  "weight_kg": 10, "price_usd": 1000}
+
+
+def _post_json(url: str, document: dict) -> Send:
+    def send(user: User, options) -> Awaitable[httpx.Response]:
+        return user.client.post(url, json=document)
+
+    return send
+
+
+def _alias_bomb_attack(user: User, options) -> Awaitable[httpx.Response]:
+    return user.client.post("/api/v1/plan/", content=_alias_bomb(), headers={"Content-Type": "application/yaml"})
+
+
+def _basic_auth_guess(user: User, options) -> Awaitable[httpx.Response]:
+    name = f"guess-{user.rng.getrandbits(48):012x}"
+    return user.client.get("/api/v1/scenarios/", auth=(name, f"pw-{user.rng.getrandbits(32):08x}"))
+
+
+ATTACKS: dict[str, Send] = {
+    "alias bomb": _alias_bomb_attack,
+    "100 pools": _post_json("/api/v1/plan/", pools_document(100, 16_000)),
+    "50 phases to 240k GPUs": _post_json("/api/v1/plan/", phases_document(50, 240_000)),
+    "8 pools x 100k GPUs, 16 planes": _post_json("/api/v1/plan/", pools_document(8, 100_000, planes=16)),
+    "10 M GPUs, 16 planes": _post_json("/api/v1/plan/", {
+        "name": "huge", "compute": {"system": "dgx-b300", "gpus": 10_000_000},
+        "fabrics": {"compute": {"switch": "arista-7800r4-16", "topology": "dragonfly", "planes": 16}}}),
+    "10 M GPUs workbook": _post_json("/api/v1/plan/export.xlsx", {
+        "name": "huge", "compute": {"system": "dgx-b300", "gpus": 10_000_000}}),
+    "2 M racks": _post_json("/api/v1/plan/", {
+        "name": "racks", "compute": {"system": "tiny", "gpus": 2_000_001},
+        "racks": {"max_nodes_per_rack": 1, "racks_per_row": 40}, "components": {"systems": [ONE_GPU_SYSTEM]}}),
+    "basic-auth guess": _basic_auth_guess,
+}
+
+
+async def run_attacker(attacker: User, options, deadline: float, samples: list[Sample]) -> None:
+    """Sends the attacks in turn until the deadline, pausing --attack-pause-s between them. A
+    refusal is the expected answer: an attack fails the run only with a server error or no
+    answer."""
+    kinds = list(ATTACKS)
+    turn = 0
+    while time.monotonic() < deadline:
+        kind = kinds[turn % len(kinds)]
+        turn += 1
+        start = time.perf_counter()
+        try:
+            response = await ATTACKS[kind](attacker, options)
+            outcome = "ok" if response.status_code < 500 else str(response.status_code)
+        except httpx.HTTPError as error:
+            outcome = type(error).__name__
+        samples.append(Sample(kind, time.perf_counter() - start, outcome))
+        await asyncio.sleep(options.attack_pause_s)
 
 
 async def run_user(
@@ -390,6 +482,7 @@ async def delete_scenarios(client: httpx.AsyncClient, accounts: list[Account]) -
 @dataclass
 class Run:
     samples: list[Sample]
+    attack_samples: list[Sample]
     elapsed_s: float
     client_cpu_s: float
     server_cpu_s: float | None
@@ -398,7 +491,7 @@ class Run:
 
 async def load(url: str, accounts: list[Account], options, server: "OwnServer | None") -> Run:
     async with httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S) as setup_client:
-        documents = saved_documents()
+        documents = saved_documents(options.scenarios)
         await asyncio.gather(
             *(prepare_account(setup_client, account, documents) for account in accounts)
         )
@@ -416,21 +509,31 @@ async def load(url: str, accounts: list[Account], options, server: "OwnServer | 
                 base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection
             )
             users.append(User(browser, client, account, random.Random(options.seed * 1000 + index)))
+        attackers = [
+            User(httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection),
+                 httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S, limits=one_connection),
+                 accounts[0], random.Random(options.seed * 1000 - 1 - index))
+            for index in range(options.attackers)
+        ]
         samples: list[Sample] = []
+        attack_samples: list[Sample] = []
         server_cpu_s = server.cpu_s() if server else None
         client_cpu_s = time.process_time()
         start = time.monotonic()
         unsent = list(MIX)
         try:
             await asyncio.gather(
-                *(run_user(user, options, start + options.duration, samples, unsent) for user in users)
+                *(run_user(user, options, start + options.duration, samples, unsent) for user in users),
+                *(run_attacker(attacker, options, start + options.duration, attack_samples)
+                  for attacker in attackers),
             )
         finally:
-            for user in users:
+            for user in (*users, *attackers):
                 await user.browser.aclose()
                 await user.client.aclose()
         run = Run(
             samples,
+            attack_samples,
             time.monotonic() - start,
             time.process_time() - client_cpu_s,
             server.cpu_s() - server_cpu_s if server else None,
@@ -462,9 +565,14 @@ def summary(samples: list[Sample], elapsed_s: float) -> dict:
     }
 
 
-def report(samples: list[Sample], elapsed_s: float) -> dict:
+def report(samples: list[Sample], elapsed_s: float, attack_samples: list[Sample] = ()) -> dict:
     kinds = {kind: summary([s for s in samples if s.kind == kind], elapsed_s) for kind in MIX}
-    return {"elapsed_s": elapsed_s, "kinds": kinds, "total": summary(samples, elapsed_s)}
+    results = {"elapsed_s": elapsed_s, "kinds": kinds, "total": summary(samples, elapsed_s)}
+    if attack_samples:
+        results["attacks"] = {kind: summary([s for s in attack_samples if s.kind == kind], elapsed_s)
+                              for kind in ATTACKS}
+        results["attacks_total"] = summary(list(attack_samples), elapsed_s)
+    return results
 
 
 def print_table(results: dict) -> None:
@@ -472,8 +580,14 @@ def print_table(results: dict) -> None:
     print(header)
     print("-" * len(header))
     rows = [*results["kinds"].items(), ("all requests", results["total"])]
+    if "attacks" in results:
+        rows += [("attacks (not in the users' figures)", None), *results["attacks"].items(),
+                 ("all attacks", results["attacks_total"])]
     for kind, row in rows:
-        if kind == "all requests":
+        if row is None:
+            print(f"\n{kind}")
+            continue
+        if kind in ("all requests", "all attacks"):
             print("-" * len(header))
         if not row["count"]:
             print(f"{kind:<28} {0:>6}")
@@ -544,6 +658,13 @@ def options_from(arguments: list[str] | None = None) -> argparse.Namespace:
         help="the served planner keeps DATABASE_URL (e.g. under scripts/with-postgres)",
     )
     parser.add_argument("--seed", type=int, default=1, help="of the users' choices and sizes")
+    parser.add_argument("--attackers", type=int, default=0,
+                        help="attackers sending the worst documents beside the users (default 0)")
+    parser.add_argument("--attack-pause-s", type=float, default=0.2,
+                        help="seconds an attacker waits between attacks (default 0.2)")
+    parser.add_argument("--scenarios", choices=("all", "small"), default="all",
+                        help="what each account saves first: the examples and 10k and 100k GPUs, or "
+                        "the examples alone (a quicker setup)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args(arguments)
     if (
@@ -582,7 +703,8 @@ def main(arguments: list[str] | None = None) -> int:
             f"{options.users} users for {options.duration:g} s against {url}"
             + (f", {workers} gunicorn workers" if server else "")
             + f", {options.think_min:g}-{options.think_max:g} s between requests; "
-            f"{len(accounts)} accounts with {len(saved_documents())} saved scenarios each",
+            f"{len(accounts)} accounts with {len(saved_documents(options.scenarios))} saved scenarios each"
+            + (f"; {options.attackers} attackers" if options.attackers else ""),
             flush=True,
         )
         load_average_before = os.getloadavg()[0]
@@ -593,7 +715,7 @@ def main(arguments: list[str] | None = None) -> int:
         if server:
             server.stop()
 
-    results = report(run.samples, run.elapsed_s)
+    results = report(run.samples, run.elapsed_s, run.attack_samples)
     results.update(
         server_error_log_lines=len(server_errors),
         server_cpu_s=run.server_cpu_s,
@@ -609,14 +731,17 @@ def main(arguments: list[str] | None = None) -> int:
     if options.json:
         options.json.write_text(json.dumps(results, indent=2))
     total = results["total"]
+    attack_errors = results.get("attacks_total", {}).get("errors", 0)
     passed = (
         total["count"] > 0
         and total["errors"] == 0
         and total["p99_ms"] <= options.p99_ms
         and not server_errors
+        and not attack_errors
     )
+    attacks = f", {attack_errors} attacks answered by a server error or not at all" if options.attackers else ""
     print(
-        f"\n{'PASS' if passed else 'FAIL'}: {total['errors']} errors, p99 {total.get('p99_ms', 0):.0f} ms "
+        f"\n{'PASS' if passed else 'FAIL'}: {total['errors']} errors, p99 {total.get('p99_ms', 0):.0f} ms{attacks} "
         f"(target: no errors, p99 under {options.p99_ms:g} ms)"
     )
     return 0 if passed else 1

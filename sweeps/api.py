@@ -3,7 +3,6 @@ every problem by dotted path); `GET /api/v1/sweeps/<id>/` gives its progress and
 result: the counts, the refusals by path, the Pareto front and the best design per objective."""
 
 from django.http import Http404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -38,11 +37,31 @@ class SweepSerializer(serializers.ModelSerializer):
         return sweep_result(job) if job.status == Job.Status.DONE else None
 
 
+SWEEP_DOCUMENT = {
+    "type": "object",
+    "description": "A sweep: its base scenario (base, or base_file on the command line), axes and objectives.",
+    "properties": {
+        "base": {"type": "object", "description": "The scenario document every design starts from."},
+        "axes": {"type": "object", "minProperties": 1,
+                 "description": "Dotted scenario key: a list of values, {values: [...]} or {from, to, step}."},
+        "constraints": {"type": "object", "description": "Dotted plan key: {min, max}."},
+        "objectives": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["key", "goal"],
+            "properties": {"key": {"type": "string"}, "goal": {"enum": ["minimise", "maximise"]}},
+        }},
+    },
+    "required": ["base", "axes", "objectives"],
+}
+"""What the sweep reader needs at least (`sweeps.solver.spec`): a body without base, axes or
+objectives is a 400, and the schema says so. What each key and value must be (a dotted key of
+the scenario, values its field accepts) is the reader's, by dotted path."""
+
+
 class SweepListView(APIView):
     """Start a sweep: the body is the sweep document (base, axes, constraints, objectives)."""
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT, responses={202: SweepSerializer, **error_responses(400, 429)},
+        request={"application/json": SWEEP_DOCUMENT}, responses={202: SweepSerializer, **error_responses(400, 429)},
         description=(
             "Body: the sweep document as JSON: base (a scenario document), axes (dotted scenario "
             "key: a list of values, {values: [...]} or {from, to, step}), constraints (dotted plan "

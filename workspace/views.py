@@ -31,6 +31,8 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.documents import parse_document
+from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
+from planner.solver.limits import TooMuchWork
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
@@ -274,7 +276,8 @@ def scenario_detail(request, pk):
         plan = plan_document(document, catalog)
     except ScenarioError as error:
         plan = None
-        context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError))
+        context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError),
+                       too_much_work=isinstance(error, TooMuchWork))
     if plan is not None:
         data = plan.to_dict()
         spec = read_scenario(document)

@@ -1,5 +1,7 @@
 """Thin API views: validate the request, call a service, render the result."""
 
+from dataclasses import replace
+
 from django.conf import settings
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils.text import slugify
@@ -14,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from catalog.api import catalog_viewset
+from catalog.rows import catalog_snapshot
 from core.solver.errors import InfeasibleError, ScenarioError
 from handoff.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from handoff.exports import (
@@ -22,23 +25,30 @@ from handoff.exports import (
     HANDOFF_EXPORTS,
     STREAMED_EXPORTS,
     check_export,
+    check_export_format,
     plan_export_lines,
     plan_export_of,
 )
 from jobs.api import JobSerializer, TooManyJobsError, job_accepted_response
 from jobs.services import TooManyJobs
 from planner.models import Scenario, Server, System
-from planner.selectors import revisions_for_list, scenario_get, scenario_list
+from planner.selectors import revision_current, revisions_for_list, scenario_get, scenario_list
 from planner.services import (
+    IN_A_JOB,
+    INTERACTIVE,
+    budget_cpu_s,
+    document_work,
     plan_document,
+    revision_catalog,
     revision_key_figures_fill,
     scenario_create,
     scenario_delete,
     scenario_plan,
     scenario_update,
 )
+from planner.solver.limits import check_work_budget, workbook_cpu_s
 from workspace.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
-from workspace.api.schema import PLAN, document_body, document_examples, error_responses
+from workspace.api.schema import PLAN, component_ref, document_body, document_examples, error_responses
 from workspace.api.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -102,8 +112,10 @@ EXPORT_DESCRIPTION = (
     "in a few seconds (ufm: a fifth of them) "
     f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
     "background job instead: 202 with the job, whose `url` (also the Location header) gives its "
-    "progress and, once done, a `download_url` (the CSV, zipped). Heavy exports of posted "
-    "documents need a signed-in user (422 otherwise)."
+    "progress and, once done, a `download_url` (the CSV, zipped). So is an xlsx workbook of more "
+    "rows of racks than it writes in a request, and any export of a plan that is more work than "
+    "a request (about 2 CPU seconds, estimated before planning). Heavy exports of posted "
+    "documents need a signed-in user (422 otherwise, naming the input that made it heavy)."
 )
 EXPORT_FORMAT = OpenApiParameter(
     "export_format", str, OpenApiParameter.PATH, enum=EXPORT_FORMATS, description="The file format."
@@ -167,11 +179,14 @@ def export_response(request, plan, export_format: str, *, scenario=None, documen
 
 def _export_job(request, plan, export_format, *, scenario, document, node_pattern=None, device_prefix=None):
     if not request.user.is_authenticated:
+        heavy = (f"{plan.racks.rows:,} rows of racks, more than a workbook made while you wait has"
+                 if export_format == "xlsx" else
+                 f"{plan_cable_count(plan):,} cables, more than the {settings.HEAVY_EXPORT_CABLES:,} "
+                 "exported while you wait")
         raise InfeasibleError.at(
             "format",
-            f"this {export_format} export has {plan_cable_count(plan):,} cables, more than the "
-            f"{settings.HEAVY_EXPORT_CABLES:,} exported while you wait: sign in (or send an API "
-            "token) and it runs as a background job",
+            f"this {export_format} export has {heavy}: sign in (or send an API token) and it runs as "
+            "a background job",
         )
     try:
         job = plan_export_job_enqueue(
@@ -181,6 +196,40 @@ def _export_job(request, plan, export_format, *, scenario, document, node_patter
     except TooManyJobs as error:
         raise TooManyJobsError(str(error)) from None
     return job_accepted_response(job, request)
+
+
+HEAVY_PLAN_REMEDY = ": sign in (or send an API token) and the export runs as a background job"
+
+
+def _plan_or_export_job(request, export_format: str, *, scenario=None, document=None):
+    """The plan to export, or (as a second value) the job's response (202) when planning it is
+    more than a request's work (`planner.solver.limits`' estimate, before anything is planned):
+    the job plans and exports it. An anonymous user has no jobs: 422 on the input that drove it."""
+    if scenario is not None:
+        revision = revision_current(scenario=scenario)
+        document, catalog = revision.document, revision_catalog(revision)
+    else:
+        catalog = catalog_snapshot()
+    check_export_format(export_format)
+    estimate = document_work(document, catalog, budget=IN_A_JOB)
+    interactive_cpu_s = budget_cpu_s(INTERACTIVE)
+    if export_format == "xlsx":
+        estimate = replace(estimate, extra_cpu_s=workbook_cpu_s(estimate.rows))
+    if estimate.cpu_s <= interactive_cpu_s:
+        return plan_document(document, catalog), None
+    check_work_budget(estimate, budget_cpu_s(IN_A_JOB))
+    if not request.user.is_authenticated:
+        check_work_budget(estimate, interactive_cpu_s, remedy=HEAVY_PLAN_REMEDY)
+    try:
+        job = plan_export_job_enqueue(
+            owner=request.user, export_format=export_format, scenario=scenario,
+            document=None if scenario is not None else document,
+            node_pattern=request.query_params.get("node_pattern"),
+            device_prefix=request.query_params.get("device_prefix"),
+        )
+    except TooManyJobs as error:
+        raise TooManyJobsError(str(error)) from None
+    return None, job_accepted_response(job, request)
 
 
 class PlanExportView(APIView):
@@ -193,8 +242,8 @@ class PlanExportView(APIView):
     @extend_schema(request=document_body(parser_classes), parameters=[EXPORT_FORMAT, NODE_PATTERN, DEVICE_PREFIX],
                    responses=EXPORT_RESPONSES, examples=document_examples(), description=EXPORT_DESCRIPTION)
     def post(self, request, export_format):
-        plan = plan_document(request.data)
-        return export_response(request, plan, export_format, document=request.data)
+        plan, job = _plan_or_export_job(request, export_format, document=request.data)
+        return job or export_response(request, plan, export_format, document=request.data)
 
 
 class ScenarioExportView(APIView):
@@ -203,7 +252,8 @@ class ScenarioExportView(APIView):
     @extend_schema(parameters=[EXPORT_FORMAT, NODE_PATTERN, DEVICE_PREFIX], responses=EXPORT_RESPONSES, description=EXPORT_DESCRIPTION)
     def get(self, request, pk, export_format):
         scenario = scenario_get(owner=request.user, pk=pk)
-        return export_response(request, scenario_plan(scenario=scenario), export_format, scenario=scenario)
+        plan, job = _plan_or_export_job(request, export_format, scenario=scenario)
+        return job or export_response(request, plan, export_format, scenario=scenario)
 
 
 class ScenarioViewSet(viewsets.GenericViewSet):
@@ -254,7 +304,9 @@ class ScenarioViewSet(viewsets.GenericViewSet):
         return self._detail(scenario)
 
     @extend_schema(
-        request=ScenarioUpdateSerializer,
+        # The PUT body's own component: PATCH needs the whole document and its revision too (a
+        # "Patched" component with both optional said that `{}` was a valid PATCH).
+        request={"application/json": component_ref("ScenarioUpdate")},
         responses={200: ScenarioDetailSerializer, **error_responses(409)},
         description="The same as PUT: the whole document and the revision it is based on.",
     )

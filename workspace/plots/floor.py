@@ -12,6 +12,13 @@ TURN_WHEN_DEEPER = 1.5
 """A hall this many times deeper (across the rows) than long is drawn with its rows upright."""
 AISLES_LABELLED_UP_TO = 24
 """Aisles get a written width while there are this many rows or fewer; beyond, colour alone."""
+RACKS_DRAWN_UP_TO = 3_000
+"""Racks drawn one by one (each with its hover) up to this many; beyond, each row's run of racks
+of one kind is one box whose hover gives its count (issue 27: 312,500 markers of a 10 M-GPU
+plan made a 35 MB page)."""
+BOXES_DRAWN_UP_TO = 2_000
+"""Boxes of one kind drawn at most: past it, rows are drawn together in blocks of consecutive
+rows (a block's box spans its rows and their racks of the kind), and the aisles are left out."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,69 @@ def floor_racks(floor: dict) -> list[FloorRack]:
                 )
                 x_m += width_m
     return racks
+
+
+@dataclass(frozen=True)
+class FloorBox:
+    """Racks of one kind drawn as one box: one rack, a row's run, or a block of rows' runs."""
+
+    kind: str
+    first_row: int
+    last_row: int
+    racks: int
+    position: int
+    """The first rack's position in its row (from 1)."""
+    x0_m: float
+    x1_m: float
+    y0_m: float
+    y1_m: float
+
+    def hover(self) -> str:
+        if self.racks == 1:
+            return f"row {self.first_row + 1}, position {self.position}"
+        rows = (f"row {self.first_row + 1}" if self.first_row == self.last_row
+                else f"rows {self.first_row + 1}–{self.last_row + 1}")
+        return f"{rows}, {self.racks:,} racks"
+
+
+def floor_boxes(floor: dict) -> list[FloorBox]:
+    """The racks of the floor as the floor plan draws them: each rack up to RACKS_DRAWN_UP_TO,
+    else each row's runs of one kind, in blocks of rows past BOXES_DRAWN_UP_TO boxes of a kind."""
+    total = sum(int(segment.get("count", 0)) for row in floor.get("rows") or () for segment in row.get("segments") or ())
+    if total <= RACKS_DRAWN_UP_TO:
+        return [FloorBox(rack.kind, rack.row, rack.row, 1, rack.position, rack.x0_m, rack.x1_m, rack.y0_m, rack.y1_m)
+                for rack in floor_racks(floor)]
+    widths = floor.get("width_m_by_kind") or {}
+    depths = floor.get("depth_m_by_kind") or {}
+    end_aisle_m = float(floor.get("end_aisle_m") or 0)
+    runs = []
+    for row in floor.get("rows") or ():
+        x_m, position = end_aisle_m, 1
+        for segment in row.get("segments") or ():
+            kind, count = segment["kind"], int(segment.get("count", 0))
+            width_m, depth_m = float(widths.get(kind, 0.6)), float(depths.get(kind, 1.2))
+            if count:
+                index = int(row["index"])
+                runs.append(FloorBox(kind, index, index, count, position, x_m, x_m + width_m * count,
+                                     row["y_m"] - depth_m / 2, row["y_m"] + depth_m / 2))
+            x_m += width_m * count
+            position += count
+    by_kind: dict[str, int] = {}
+    for run in runs:
+        by_kind[run.kind] = by_kind.get(run.kind, 0) + 1
+    if max(by_kind.values(), default=0) <= BOXES_DRAWN_UP_TO:
+        return runs
+    rows = len(floor.get("rows") or ())
+    block = -(-rows // BOXES_DRAWN_UP_TO)
+    blocks: dict[tuple[str, int], list[FloorBox]] = {}
+    for run in runs:
+        blocks.setdefault((run.kind, run.first_row // block), []).append(run)
+    return [
+        FloorBox(kind, min(run.first_row for run in members), max(run.last_row for run in members),
+                 sum(run.racks for run in members), 1, min(run.x0_m for run in members),
+                 max(run.x1_m for run in members), min(run.y0_m for run in members), max(run.y1_m for run in members))
+        for (kind, _), members in blocks.items()
+    ]
 
 
 def _row_depths(floor: dict) -> list[tuple[float, float, float]]:
@@ -108,12 +178,13 @@ def floor_plan_figure(plan: dict) -> dict | None:
     for group in racks_section.get("per_rack") or ():
         if group.get("it_kw") is not None:
             kw_by_kind.setdefault(group["kind"], []).append(group["it_kw"])
-    racks = floor_racks(floor)
+    racks = floor_boxes(floor)
     length_m = float(floor.get("length_m") or max(rack.x1_m for rack in racks))
     width_m = float(floor.get("width_m") or max(rack.y1_m for rack in racks))
     end_aisle_m = float(floor.get("end_aisle_m") or 0)
     data = []
-    aisle_list = aisles(floor)
+    rows_drawn_apart = len(floor.get("rows") or ()) <= BOXES_DRAWN_UP_TO
+    aisle_list = aisles(floor) if rows_drawn_apart else []
     for temperature in ("cold", "hot"):
         boxes = [(end_aisle_m, length_m - end_aisle_m, y0, y1) for kind, y0, y1 in aisle_list if kind == temperature and y1 > y0]
         if not boxes:
@@ -157,7 +228,7 @@ def floor_plan_figure(plan: dict) -> dict | None:
         if not mine:
             continue
         xs, ys = _rectangles((rack.x0_m, rack.x1_m, rack.y0_m, rack.y1_m) for rack in mine)
-        name = f"{KIND_WORDS[kind]} racks ({len(mine):,})"
+        name = f"{KIND_WORDS[kind]} racks ({sum(rack.racks for rack in mine):,})"
         color = COLORS[kind]
         data.append(
             {
@@ -184,10 +255,9 @@ def floor_plan_figure(plan: dict) -> dict | None:
                 "mode": "markers",
                 "x": [round((rack.x0_m + rack.x1_m) / 2, 3) for rack in mine],
                 "y": [round((rack.y0_m + rack.y1_m) / 2, 3) for rack in mine],
-                "customdata": [[rack.row + 1, rack.position] for rack in mine],
+                "text": [rack.hover() for rack in mine],
                 "marker": {"size": 6, "color": color, "opacity": 0},
-                "hovertemplate": f"<b>{KIND_WORDS[kind]} rack</b><br>row %{{customdata[0]}}, "
-                f"position %{{customdata[1]}}<br>{kw}<extra></extra>",
+                "hovertemplate": f"<b>{KIND_WORDS[kind]} rack</b><br>%{{text}}<br>{kw}<extra></extra>",
             }
         )
     rows = floor.get("rows") or ()

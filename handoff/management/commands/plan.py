@@ -12,7 +12,7 @@ from handoff.exports import (
     plan_export_lines,
     plan_export_of,
 )
-from planner.services import plan_document
+from planner.services import IN_A_JOB, plan_document
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 
 EXIT_BAD_SCENARIO = 2
@@ -46,7 +46,7 @@ class Command(BaseCommand):
         try:
             if format in BINARY_EXPORTS and not output:
                 raise ScenarioError.at("--output", f"{BINARY_NAMES[format]} is binary: name the file to write")
-            plan = plan_document(parse_document(*_read(scenario_file)))
+            plan = plan_document(parse_document(*_read(scenario_file)), budget=IN_A_JOB)
             if format in STREAMED_EXPORTS:
                 lines, _, _ = plan_export_lines(plan, format)
                 if output:

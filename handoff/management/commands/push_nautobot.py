@@ -9,7 +9,7 @@ from core.solver.errors import ScenarioError
 from handoff.nautobot_push import PushError, push_plan
 from planner.models import Scenario
 from planner.selectors import revision_current
-from planner.services import plan_document, revision_catalog
+from planner.services import IN_A_JOB, plan_document, revision_catalog
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 
 EXIT_PUSH_FAILED = 1
@@ -55,7 +55,7 @@ def _plan_and_catalog(scenario: str):
             raise ScenarioError.at("scenario", f"no saved scenario has the id {scenario}")
         revision = revision_current(scenario=found)
         catalog = revision_catalog(revision)
-        return plan_document(revision.document, catalog), catalog
+        return plan_document(revision.document, catalog, budget=IN_A_JOB), catalog
     path = Path(scenario)
     try:
         text = path.read_bytes()[:MAX_DOCUMENT_BYTES + 1]
@@ -63,4 +63,4 @@ def _plan_and_catalog(scenario: str):
         raise ScenarioError.at("scenario", f"{scenario} cannot be read: {error.strerror}") from None
     syntax = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}.get(path.suffix.lower(), "auto")
     catalog = catalog_snapshot()
-    return plan_document(parse_document(text, syntax), catalog), catalog
+    return plan_document(parse_document(text, syntax), catalog, budget=IN_A_JOB), catalog

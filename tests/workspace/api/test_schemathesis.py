@@ -20,8 +20,12 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
+from schemathesis.config._checks import POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES
+from schemathesis.config._operations import OperationConfig
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -31,7 +35,8 @@ from planner.services import scenario_create
 EXAMPLES = 20
 """Generated requests per operation: the module takes about 35 s on two busy cores."""
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
+          positive_data_acceptance, negative_data_rejection]
 SCENARIO = {"name": "fuzzed", "compute": {"system": "dgx-h100", "gpus": 64}}
 
 schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
@@ -39,6 +44,31 @@ schema.app = WSGIHandler()
 # The coverage phase sends every boundary value of every key of the document: thousands of
 # requests per operation, beyond this module's minute.
 schema.config.phases.coverage.enabled = False
+
+SCHEMA_CANNOT_SAY = {
+    # A document the JSON schema accepts may still name a part the catalog lacks, or break a rule
+    # between keys (a size from gpus, nodes, a workload's days or an inference load): 400 by
+    # dotted path; or be valid with no design, or more work than a request (422, documented).
+    r"^/api/v1/plan/": ["400", "422"],
+    r"^/api/v1/scenarios/(\{id\}/)?$": ["400", "422"],
+    # A format the saved plan cannot give (ufm without InfiniBand, Slurm without a GPU fabric).
+    r"^/api/v1/scenarios/\{id\}/export": ["400", "422"],
+    # A sweep's axes are dotted keys of the scenario with values each field accepts: the reader's.
+    r"^/api/v1/sweeps/$": ["400"],
+    # Well-formed credentials of no user: DRF's token endpoint answers 400.
+    r"^/api/v1/token/$": ["400"],
+}
+"""Statuses besides the defaults that positive_data_acceptance takes from schema-valid requests,
+by operation: what validation checks that a JSON schema cannot express. Everywhere else valid
+data must be accepted, and invalid data (negative_data_rejection) refused."""
+schema.config.operations.operations.extend(
+    OperationConfig.from_dict({
+        "include-path-regex": path,
+        "checks": {"positive_data_acceptance": {
+            "expected-statuses": [*POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES, *statuses]}},
+    })
+    for path, statuses in SCHEMA_CANNOT_SAY.items()
+)
 
 
 @pytest.fixture
