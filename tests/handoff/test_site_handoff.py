@@ -165,3 +165,24 @@ def test_rack_scale_pools_get_a_block_per_system_one_slurm_node_a_tray(catalog):
     assert len(parents) == 54 and all(len(found) == 1 for found in parents.values())
     text = slurm_topology_yaml(plan, catalog).decode()
     assert "topology: block" in text and "topology: tree" in text
+
+
+def test_a_lone_pool_keeps_the_sites_shared_compute_fabric_with_its_leaves(catalog):
+    """A site of one pool that joins fabrics.compute (200 A100 GPUs, 8 a system: 25 systems):
+    its compute fabric has leaves, one per rail (8 HCAs: 8 rails; 25 < 32 nodes of a unit), the
+    25 x 8 = 200 node-leaf links cabled, and Slurm's tree holds the 25 nodes under one unit."""
+    plan = plan_scenario({
+        "name": "Lone pool", "racks": {"power_budget_kw": 41, "cooling": "air"},
+        "pools": [{"name": "a100", "system": "hgx-a100", "gpus": 200}],
+        "fabrics": {"compute": RAIL_OPTIMIZED_NDR},
+    }, catalog)
+    fabric = plan.fabrics["compute"]
+    assert {tier.role: tier.switches for tier in fabric.tiers}["leaf"] == 8
+    rows = list(cabling_rows(plan, catalog))
+    by_segment = Counter(row[15] for row in rows if row[16] == "compute")
+    assert by_segment["node-leaf"] == 25 * 8 == 200
+    assert by_segment == Counter({link.segment: link.count for link in fabric.links})
+    summary = summarize(plan, catalog, rows)
+    assert installed(plan.bom, "cables") == +summary.by_cable
+    entries = parse_topology_conf(slurm_topology_conf(plan, catalog).decode())
+    assert entries["su01"]["Nodes"] == "gpu[0001-0025]"
