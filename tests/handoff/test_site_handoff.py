@@ -186,3 +186,37 @@ def test_a_lone_pool_keeps_the_sites_shared_compute_fabric_with_its_leaves(catal
     assert installed(plan.bom, "cables") == +summary.by_cable
     entries = parse_topology_conf(slurm_topology_conf(plan, catalog).decode())
     assert entries["su01"]["Nodes"] == "gpu[0001-0025]"
+
+
+def test_a_pools_own_top_of_rack_leaves_stand_in_its_racks_and_are_cabled(catalog):
+    """serve: 10 HGX H100 with their own two-tier top-of-rack Spectrum-4 fabric. A full rack's 3 systems
+    x 8 ports = 24 links fit one leaf's 32 down links (64 ports at 1:1), and so do the last
+    rack's 1 x 8 = 8: one leaf in each of the pool's ceil(10 / 3) = 4 racks, 10 x 8 = 80 node-leaf
+    links, each from a system to the leaf of its own rack; the BOM counts those rows."""
+    plan = plan_scenario({
+        "name": "ToR site", "racks": {"power_budget_kw": 41, "cooling": "air"},
+        "pools": [{"name": "train", "system": "dgx-h100", "nodes": 12, "fabric": RAIL_OPTIMIZED_NDR},
+                  {"name": "serve", "system": "hgx-h100", "nodes": 10,
+                   "fabric": {"switch": "sn5600", "topology": "fat_tree", "leaf_placement": "top_of_rack",
+                              "tiers": 2}}],
+    }, catalog)
+    assert plan.pools["serve"].racks.nodes_per_rack == 3
+    leaf = {tier.role: tier for tier in plan.fabrics["compute-serve"].tiers}["leaf"]
+    assert leaf.placement.get("compute_rack") == 4
+    rows = list(cabling_rows(plan, catalog))
+    serve = [row for row in rows if row[16] == "compute-serve" and row[15] == "node-leaf"]
+    assert len(serve) == 10 * 8 == 80
+    assert all(row[1] == row[5] for row in serve), "a system cabled to another rack's leaf"
+    assert Counter(row[7] for row in serve) == Counter({f"{rack}-leaf-01": count for rack, count in zip(
+        sorted({row[1] for row in serve}), (24, 24, 24, 8))})
+    train_racks = {row[1] for row in rows if row[16] == "compute-train" and row[15] == "node-leaf"}
+    assert not train_racks & {row[1] for row in serve}
+    summary = summarize(plan, catalog, rows)
+    assert summary.twice == []
+    assert installed(plan.bom, "cables") == +summary.by_cable
+    assert installed(plan.bom, "optics") == +summary.modules_by_part
+    entries = parse_topology_conf(slurm_topology_conf(plan, catalog).decode())
+    assert [entries[name]["Nodes"] for name in entries if name.startswith("serve-r")] == [
+        "serve-gpu[0001-0003]", "serve-gpu[0004-0006]", "serve-gpu[0007-0009]", "serve-gpu0010"]
+    tables, _ = read_bundle(netbox_bundle(plan, catalog))
+    assert len(tables["cables"]) == len(rows)

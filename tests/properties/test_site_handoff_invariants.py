@@ -30,9 +30,9 @@ def sites(draw) -> dict:
         system = draw(st.sampled_from(sorted(OWN_SWITCH)))
         pool = {"name": f"pool-{index}", "system": system, "nodes": draw(st.integers(1, 160))}
         if not shared:
-            # A pool's own top-of-rack leaves are not in the cabling plan yet (the exports refuse them).
             pool["fabric"] = {"switch": OWN_SWITCH[system], "topology": "fat_tree",
-                              "leaf_placement": "rail_optimized", "tiers": draw(st.sampled_from([2, 3]))}
+                              "leaf_placement": draw(st.sampled_from(PLACEMENTS)),
+                              "tiers": draw(st.sampled_from([2, 3]))}
         pools.append(pool)
     site = {"name": "Random site", "pools": pools, "racks": {"power_budget_kw": 41, "cooling": "air"}}
     if shared:
