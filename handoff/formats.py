@@ -119,8 +119,8 @@ def _slurm_header(plan: Any, catalog: "CatalogSnapshot", pattern) -> str:
     nodes = slurm_nodes(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     if len(nodes.pools) > 1:
-        lines = [f"Slurm topology of the site \u201c{plan.name}\u201d: {nodes.count:,} nodes in "
-                 f"{len(nodes.pools)} pools, each under its own name, in the cabling plan's order:"]
+        lines = [(f"Slurm topology of the site \u201c{plan.name}\u201d: {nodes.count:,} nodes in "
+                  f"{len(nodes.pools)} pools, each under its own name, in the cabling plan's order:")]
         for pool in nodes.pools:
             if not pool.node_count:
                 continue

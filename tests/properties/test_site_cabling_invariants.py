@@ -2,11 +2,12 @@
 cabled once, the rows as many as the engine's links, and the bill of materials the rows added
 up (a pool's own top-of-rack leaves in that pool's compute racks included)."""
 
-from collections import Counter
-
 from hypothesis import assume, given, seed, settings
 
-from tests.properties.cabling_summary import installed, summary_for
+from tests.properties.cabling_summary import (
+    assert_rows_are_the_links_and_bill_of_materials,
+    summary_for,
+)
 from tests.properties.strategies import plan_or_refusal, site_scenarios
 
 SITE_CABLING_SEED = 20_261_124
@@ -20,10 +21,4 @@ def test_a_sites_rows_cable_each_port_once_and_are_its_bill_of_materials(documen
     assume(summary is not None)
     plan, _ = plan_or_refusal(document)
     assert summary.twice == []
-    expected = Counter()
-    for name, fabric in (plan.fabrics or {}).items():
-        for link in fabric.links:
-            expected[(name, link.segment)] += link.count
-    assert summary.by_segment == +expected
-    assert installed(plan.bom, "cables") == Counter({cable: count for cable, count in summary.by_cable.items() if cable})
-    assert installed(plan.bom, "optics") == +summary.modules_by_part
+    assert_rows_are_the_links_and_bill_of_materials(plan, summary)

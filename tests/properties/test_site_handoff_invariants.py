@@ -2,15 +2,16 @@
 the bill of materials' cables and optics are the cabling plan's rows added up, and the Slurm
 topology lists every node of every pool exactly once (one tree per compute fabric)."""
 
-from collections import Counter
-
 from hypothesis import HealthCheck, assume, given, seed, settings
 from hypothesis import strategies as st
 
 from handoff.formats import slurm_topology_conf
 from handoff.solver.slurm import slurm_nodes
 from tests.handoff.solver.test_slurm import node_parents, parse_topology_conf
-from tests.properties.cabling_summary import installed, summarize
+from tests.properties.cabling_summary import (
+    assert_rows_are_the_links_and_bill_of_materials,
+    summarize,
+)
 from tests.properties.strategies import plan_or_refusal, rows_of
 
 SITE_HANDOFF_SEED = 20_261_126
@@ -52,13 +53,7 @@ def test_a_sites_bill_of_materials_is_its_cabling_and_slurm_lists_each_node_once
     assume(plan is not None)
     rows = rows_of(plan, catalog)
     summary = summarize(plan, catalog, rows)
-    expected = Counter()
-    for name, fabric in (plan.fabrics or {}).items():
-        for link in fabric.links:
-            expected[(name, link.segment)] += link.count
-    assert summary.by_segment == +expected
-    assert installed(plan.bom, "cables") == Counter({cable: count for cable, count in summary.by_cable.items() if cable})
-    assert installed(plan.bom, "optics") == +summary.modules_by_part
+    assert_rows_are_the_links_and_bill_of_materials(plan, summary)
     nodes = slurm_nodes(plan, catalog)
     assert nodes.count == sum(pool.compute.total_nodes for pool in (plan.pools or {}).values()) or not plan.pools
     parents = node_parents(parse_topology_conf(slurm_topology_conf(plan, catalog).decode()))
