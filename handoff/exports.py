@@ -261,29 +261,6 @@ def check_export_format(export_format: str) -> None:
         raise ScenarioError.at("format", f"must be one of: {', '.join(EXPORT_FORMATS)}")
 
 
-CABLED_EXPORTS = frozenset({*STREAMED_EXPORTS, *HANDOFF_EXPORTS})
-"""Exports that place every cable and device."""
-
-
-def cabling_refusal(plan: "Plan") -> tuple[str, str] | None:
-    """Why the cabling plan cannot place a site's devices yet, as (field, reason), or None: a
-    pool's own top-of-rack leaves stand in that pool's compute racks, which the cabling plan
-    does not place (each pool's systems, and every other switch, it does)."""
-    if len(plan.pools or {}) < 2:
-        return None
-    for index, pool in enumerate(plan.inputs.pools):
-        if pool.fabric is not None and pool.fabric.leaf_placement == "top_of_rack":
-            return f"pools[{index}].fabric.leaf_placement", "the cabling plan cannot place a pool's own top-of-rack leaves yet"
-    return None
-
-
-def check_cabled(plan: "Plan", export_format: str) -> None:
-    refusal = cabling_refusal(plan) if export_format in CABLED_EXPORTS else None
-    if refusal is not None:
-        path, reason = refusal
-        raise ScenarioError.at(path, f"{reason}: choose rail_optimized, or export json, csv or xlsx")
-
-
 def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, str]:
     """The plan in `export_format`: its bytes, content type and file name suffix. Streamed
     formats (`STREAMED_EXPORTS`) come from `plan_export_lines` instead."""
@@ -302,7 +279,6 @@ def plan_export_lines(
     check_export_format(export_format)
     if export_format not in STREAMED_EXPORTS:
         raise ValueError(f"{export_format} is not streamed: use plan_export")
-    check_cabled(plan, export_format)
     make, content_type, suffix = STREAMED_EXPORTS[export_format]
     return make(plan, catalog), content_type, suffix
 
@@ -317,7 +293,6 @@ def plan_export_of(
     check_export_format(export_format)
     if export_format not in HANDOFF_EXPORTS:
         return plan_export(plan.to_dict(), export_format)
-    check_cabled(plan, export_format)
     if catalog is None:
         from catalog.rows import catalog_snapshot
 
@@ -337,7 +312,6 @@ def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot 
     """Raise, naming the field, when the plan cannot give this export (a bad format or node
     pattern, a UFM file without InfiniBand, ...), before any work is queued for it."""
     check_export_format(export_format)
-    check_cabled(plan, export_format)
     if export_format in HANDOFF_EXPORTS:
         if catalog is None:
             from catalog.rows import catalog_snapshot
@@ -349,8 +323,6 @@ def check_export(plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot 
 def export_available(plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None) -> bool:
     """Whether the plan has what the format needs (a hand-off file may not apply: a UFM file to a
     plan without InfiniBand, blocks to a system without NVLink domains across nodes)."""
-    if export_format in CABLED_EXPORTS and cabling_refusal(plan) is not None:
-        return False
     if export_format not in HANDOFF_EXPORTS:
         return export_format in EXPORT_FORMATS
     if catalog is None:

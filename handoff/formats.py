@@ -19,7 +19,6 @@ from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
 from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies, infiniband_fabrics
-from handoff.solver.hostlist import node_pattern
 from handoff.solver.netbox import (
     CABLE_COLUMNS,
     DEVICE_COLUMNS,
@@ -53,7 +52,9 @@ from handoff.solver.netbox import (
 from handoff.solver.netbox import device_prefix as default_device_prefix
 from handoff.solver.slurm import (
     blocks,
+    has_compute_fabric,
     slurm_nodes,
+    slurm_pattern,
     topology_conf_blocks,
     topology_conf_tree,
     topology_yaml_entries,
@@ -117,6 +118,18 @@ def _catalog(plan: Any, catalog: "CatalogSnapshot") -> "CatalogSnapshot":
 def _slurm_header(plan: Any, catalog: "CatalogSnapshot", pattern) -> str:
     nodes = slurm_nodes(plan, catalog)
     cabling = plan_cabling(plan, catalog)
+    if len(nodes.pools) > 1:
+        lines = [(f"Slurm topology of the site \u201c{plan.name}\u201d: {nodes.count:,} nodes in "
+                  f"{len(nodes.pools)} pools, each under its own name, in the cabling plan's order:")]
+        for pool in nodes.pools:
+            if not pool.node_count:
+                continue
+            system = cabling._node(_first_system(nodes, pool)).device
+            what = f"compute tray 1 of {system}" if pool.per_system > 1 else system
+            lines.append(f"pool {pool.name}: {pool.node_count:,} nodes of {pool.system}, "
+                         f"{pattern.name(pool.first_node)} ... {pattern.name(pool.first_node + pool.node_count - 1)}"
+                         f" ({pattern.name(pool.first_node)} is {what}).")
+        return "\n".join(lines)
     first = cabling._node(0).device if nodes.count else ""
     what = "compute tray" if nodes.per_system > 1 else "system"
     return (
@@ -128,16 +141,21 @@ def _slurm_header(plan: Any, catalog: "CatalogSnapshot", pattern) -> str:
     )
 
 
+def _first_system(nodes: Any, pool: Any) -> int:
+    """Index of a pool's first system among every pool's."""
+    return sum(earlier.systems for earlier in nodes.pools[:nodes.pools.index(pool)])
+
+
 def slurm_topology_conf(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None) -> bytes:
     """topology.conf for topology/tree."""
-    pattern = node_pattern(pattern_text, slurm_nodes(plan, catalog).count)
+    pattern = slurm_pattern(pattern_text, slurm_nodes(plan, catalog))
     switches = tree_switches(plan, catalog)
     return topology_conf_tree(switches, pattern, _slurm_header(plan, catalog, pattern)).encode("utf-8")
 
 
 def slurm_block_conf(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None) -> bytes:
     """topology.conf for topology/block (Slurm 23.11+): one block per NVLink domain."""
-    pattern = node_pattern(pattern_text, slurm_nodes(plan, catalog).count)
+    pattern = slurm_pattern(pattern_text, slurm_nodes(plan, catalog))
     block_list, sizes = blocks(plan, catalog)
     return topology_conf_blocks(block_list, sizes, pattern, _slurm_header(plan, catalog, pattern)).encode("utf-8")
 
@@ -146,11 +164,11 @@ def slurm_topology_yaml(plan: Any, catalog: "CatalogSnapshot", pattern_text: str
     """topology.yaml (Slurm 25.05+): the tree when the plan has a compute fabric, and the blocks
     of NVLink domains when its system has them; at least one of the two."""
     nodes = slurm_nodes(plan, catalog)
-    pattern = node_pattern(pattern_text, nodes.count)
+    pattern = slurm_pattern(pattern_text, nodes)
     block_list = sizes = None
     if nodes.nvlink_domain:
         block_list, sizes = blocks(plan, catalog)
-    switches = tree_switches(plan, catalog) if not block_list or (plan.fabrics and "compute" in plan.fabrics) else None
+    switches = tree_switches(plan, catalog) if not block_list or has_compute_fabric(plan) else None
     header = "".join(f"# {line}\n" for line in _slurm_header(plan, catalog, pattern).splitlines())
     body = yaml.safe_dump(topology_yaml_entries(switches, block_list, sizes, pattern), sort_keys=False)
     return (header + "---\n" + body).encode("utf-8")
@@ -289,8 +307,7 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
     prefix = bundle_device_prefix(site, device_prefix)
     part_of = {device.name: parts.get(device.slug) for device in devices}
     nodes = slurm_nodes(plan, catalog)
-    pattern = node_pattern(pattern_text, nodes.count)
-    host_names = _host_names(devices, pattern, nodes.per_system)
+    host_names = _host_names(devices, slurm_pattern(pattern_text, nodes), nodes)
     own_interfaces = {part.slug: {item.name for item in type_interfaces(part)} for part in parts.values()}
     plan_interfaces: dict[tuple[str, str], Interface] = {}
     buffer = io.BytesIO()
@@ -354,14 +371,14 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
     return buffer.getvalue()
 
 
-def _host_names(devices: list, pattern: Any, per_system: int) -> dict[str, str]:
-    """Node device -> its Slurm node names: a system's `per_system` names, a multi-rack
-    system's tray its own one."""
+def _host_names(devices: list, pattern: Any, nodes: Any) -> dict[str, str]:
+    """Node device -> its Slurm node names: a system's names (its pool's nodes to a system), a
+    multi-rack system's tray its own one."""
     names, first = {}, 0
     for device in devices:
         if device.role != "node":
             continue
-        count = 1 if device.chassis else per_system
+        count = 1 if device.chassis else nodes.pool_of(first).per_system
         names[device.name] = pattern.hostlist(range(first, first + count))
         first += count
     return names
@@ -394,7 +411,7 @@ def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pat
     catalog = _catalog(plan, catalog)
     if export_format == "netbox":
         bundle_device_prefix(plan.name or "plan", device_prefix)
-    node_pattern(pattern_text, slurm_nodes(plan, catalog).count)
+    slurm_pattern(pattern_text, slurm_nodes(plan, catalog))
     if export_format == "ufm-p2p":
         require_infiniband(infiniband_fabrics(plan, catalog), fabric_technologies(plan, catalog))
     elif export_format == "slurm-block" or (export_format == "slurm-yaml" and slurm_nodes(plan, catalog).nvlink_domain):
@@ -406,7 +423,7 @@ def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pat
 def handoff_available(plan: Any, catalog: "CatalogSnapshot", export_format: str) -> bool:
     """Whether the plan has what the hand-off format needs (see each format's error)."""
     catalog = _catalog(plan, catalog)
-    has_tree = bool(plan.fabrics) and "compute" in plan.fabrics
+    has_tree = has_compute_fabric(plan)
     if export_format == "slurm-topology":
         return has_tree
     if export_format == "slurm-block":

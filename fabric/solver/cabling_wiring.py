@@ -143,6 +143,11 @@ class FabricWiring:
             result.topology == "fat_tree" and result.leaf_placement == "top_of_rack"
             and edge.placement.get("compute_rack", 0) > 0
         )
+        self.first_rack = 0
+        """Index of the first compute rack of this fabric's top-of-rack leaves among the site's."""
+        own_pool = self.groups[0].pool if self.groups and len(node_pools) == 1 else None
+        if self.top_of_rack and own_pool is not None and len(getattr(plan, "pools", None) or {}) > 1:
+            self._pool_racks(own_pool)
         if self.top_of_rack:
             rails = self.ports_per_node
             self.leaves_per_rack = math.ceil(self.nodes_per_rack * rails / self.down)
@@ -160,6 +165,15 @@ class FabricWiring:
         self._places: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._heights_m: dict[str, np.ndarray] = {}
         self._group_pairs: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _pool_racks(self, pool: NodePool) -> None:
+        """A site pool's own top-of-rack fabric: its leaves stand in the pool's compute racks
+        (racks first_rack ... first_rack + ceil(nodes / nodes_per_rack) - 1, the last holding
+        what is left), as the fabric engine counts them for the pool (`leaves.top_of_rack_leaves`)."""
+        self.nodes_per_rack = pool.nodes_per_rack
+        self.compute_racks = -(-pool.nodes // pool.nodes_per_rack) if pool.nodes else 0
+        self.nodes_in_last_rack = pool.nodes - (self.compute_racks - 1) * pool.nodes_per_rack if pool.nodes else 0
+        self.first_rack = pool.first_rack
 
     # -- shape -----------------------------------------------------------------------------
 
@@ -217,9 +231,10 @@ class FabricWiring:
     # -- places ----------------------------------------------------------------------------
 
     def tor_leaves_in_racks(self, rack: np.ndarray) -> np.ndarray:
-        """Top-of-rack leaves of one plane in compute racks `rack`."""
+        """Top-of-rack leaves of one plane in compute racks `rack` (indices among the site's)."""
         if not self.top_of_rack:
             return np.zeros(len(rack), dtype=np.int64)
+        rack = np.asarray(rack) - self.first_rack
         if self.single:
             return np.where(rack == 0, 1, 0)
         here = np.where(rack == self.compute_racks - 1, self.last_rack_leaves, self.leaves_per_rack)
@@ -242,7 +257,8 @@ class FabricWiring:
             rack = np.minimum(at // max(self.leaves_per_rack, 1), max(self.compute_racks - 1, 0))
             if self.single:
                 rack = np.zeros_like(at)
-            stack = plane[in_racks] * self.tor_leaves_in_racks(rack) + at - rack * self.leaves_per_rack
+            stack = plane[in_racks] * self.tor_leaves_in_racks(rack + self.first_rack) + at - rack * self.leaves_per_rack
+            rack = rack + self.first_rack
             above_units, above_devices = self.shared.tor_above(self.name, rack)
             number[in_racks] = racks.numbers("compute", rack)
             usable = racks.usable_u_of("compute", rack)

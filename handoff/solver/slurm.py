@@ -25,22 +25,32 @@ logical switch `spines`. Rail-only fabrics have no spines: the units meet under 
 dragonfly's routers (the units) meet under `global`. Each node's unit is that of its first
 compute-fabric link (the cabling plan's edge switch of that link, `FabricWiring.edge_arrays`),
 so the file follows the cabling plan.
+
+A site of several pools (`pools:`) has one tree per compute fabric: the site's shared `compute`
+for the pools that join it, and each pool's own `compute-<pool>` (its switches named after the
+pool: `training-su01`, `training-spines`), the trees side by side in one file as topology/tree
+allows (a job then stays within one tree). Each pool's nodes are named under its own prefix,
+the pool's name before the pattern (`training-gpu0001`, `finetune-gpu0001`), numbered from 1 in
+the pool, and a rack-scale pool's blocks are named after it (`training-nvl001`).
 """
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from core.solver.errors import ScenarioError
+from fabric.solver.cabling_pools import node_pools
 from handoff.solver.devices import plan_cabling
-from handoff.solver.hostlist import NodePattern, hostlist
+from handoff.solver.hostlist import NodePattern, hostlist, node_pattern
 
 if TYPE_CHECKING:
     from catalog.solver.snapshot import CatalogSnapshot
 
 TREE_FABRIC = "compute"
+POOL_FABRIC_PREFIX = "compute-"
 FORMAT_FIELD = "format"
 
 
@@ -61,55 +71,183 @@ class SlurmBlock:
 
 
 @dataclass(frozen=True)
+class SlurmPool:
+    """One pool's Slurm nodes: `systems` systems of `per_system` nodes each, numbered from
+    `first_node` among every pool's (pool order, as the cabling plan places them)."""
+
+    name: str
+    system: str
+    systems: int
+    per_system: int
+    first_node: int
+    nvlink_domain: bool
+
+    @property
+    def node_count(self) -> int:
+        return self.systems * self.per_system
+
+
+@dataclass(frozen=True)
 class SlurmNodes:
-    """The plan's Slurm nodes: `count` of them, `per_system` to a system."""
+    """The plan's Slurm nodes: `count` of them, `per_system` to a system (the pools' own where
+    they differ: 1 here), pool by pool in `pools`."""
 
     count: int
     per_system: int
     system: str
     nvlink_domain: bool
     """Whether a system's NVLink domain spans several Slurm nodes (a rack-scale system)."""
+    pools: tuple[SlurmPool, ...] = ()
+
+    def pool_of(self, node: int) -> SlurmPool:
+        """The pool of Slurm node `node` (from 0)."""
+        starts = [pool.first_node for pool in self.pools]
+        return self.pools[max(bisect_right(starts, node) - 1, 0)]
 
 
 def slurm_nodes(plan: Any, catalog: "CatalogSnapshot") -> SlurmNodes:
     if getattr(plan, "inputs", None) is not None:
         catalog = catalog.with_components(plan.inputs)
-    system = catalog.systems.get(plan.compute.system)
-    trays = max(getattr(system, "compute_trays", 1) or 1, 1)
-    rack_scale = bool(getattr(system, "rack_scale", False)) and trays > 1
-    per_system = trays if rack_scale else 1
-    return SlurmNodes(plan.compute.total_nodes * per_system, per_system, plan.compute.system, rack_scale)
+    pools, first = [], 0
+    for pool in node_pools(plan, catalog):
+        system = catalog.systems.get(pool.system)
+        trays = max(getattr(system, "compute_trays", 1) or 1, 1)
+        rack_scale = bool(getattr(system, "rack_scale", False)) and trays > 1
+        per_system = trays if rack_scale else 1
+        pools.append(SlurmPool(pool.name, pool.system, pool.nodes, per_system, first, rack_scale))
+        first += pool.nodes * per_system
+    per_system = {pool.per_system for pool in pools}
+    return SlurmNodes(first, per_system.pop() if len(per_system) == 1 else 1, plan.compute.system,
+                      any(pool.nvlink_domain for pool in pools), tuple(pools))
+
+
+@dataclass(frozen=True)
+class PoolPatterns:
+    """Node names of a site of several pools: each pool's own pattern (its name before the
+    given one: `training-gpu0001`), numbered from 1 in the pool. Reads like a `NodePattern`."""
+
+    starts: tuple[int, ...]
+    patterns: tuple[NodePattern, ...]
+
+    def _at(self, index: int) -> int:
+        return max(bisect_right(self.starts, index) - 1, 0)
+
+    def name(self, index: int) -> str:
+        at = self._at(index)
+        return self.patterns[at].name(index - self.starts[at])
+
+    def hostlist(self, indices) -> str:
+        """The nodes `indices` (from 0) as one hostlist expression per pool, comma-separated."""
+        by_pool: dict[int, list[int]] = {}
+        for index in indices:
+            at = self._at(index)
+            by_pool.setdefault(at, []).append(index - self.starts[at])
+        return ",".join(self.patterns[at].hostlist(by_pool[at]) for at in sorted(by_pool))
+
+
+def pool_host_prefix(pool: str) -> str:
+    """A pool's name as the start of a host name (`_` is no host-name character: `-`)."""
+    return pool.replace("_", "-") + "-"
+
+
+def slurm_pattern(pattern_text: str | None, nodes: SlurmNodes) -> "NodePattern | PoolPatterns":
+    """The node names: the pattern (`gpu####`) for one pool; for several, each pool's under its
+    own prefix (`PoolPatterns`), the digits enough for the pool's nodes. A bad pattern raises at
+    `node_pattern`."""
+    if len(nodes.pools) <= 1:
+        return node_pattern(pattern_text, nodes.count)
+    patterns = []
+    for pool in nodes.pools:
+        own = node_pattern(pattern_text, pool.node_count)
+        patterns.append(NodePattern(pool_host_prefix(pool.name) + own.prefix, own.digits, own.suffix, own.first))
+    return PoolPatterns(tuple(pool.first_node for pool in nodes.pools), tuple(patterns))
+
+
+def is_compute_fabric(name: str) -> bool:
+    """The site's `compute` fabric or a pool's own (`compute-<pool>`)."""
+    return name == TREE_FABRIC or name.startswith(POOL_FABRIC_PREFIX)
+
+
+def has_compute_fabric(plan: Any) -> bool:
+    return any(is_compute_fabric(name) for name in (plan.fabrics or {}))
 
 
 def tree_switches(plan: Any, catalog: "CatalogSnapshot") -> list[SlurmSwitch]:
-    """The switches of the tree topology, from the top level down (see the module docstring)."""
+    """The switches of the tree topology, from the top level down (see the module docstring):
+    one tree per compute fabric, every Slurm node in exactly one of them. A pool that no compute
+    fabric serves raises at its `fabric`."""
+    switches, placed = _trees(plan, catalog)
     nodes = slurm_nodes(plan, catalog)
-    if not plan.fabrics or TREE_FABRIC not in plan.fabrics:
+    for index, pool in enumerate(nodes.pools):
+        if pool.node_count and pool.name not in placed:
+            path = f"pools[{index}].fabric" if len(nodes.pools) > 1 else f"fabrics.{TREE_FABRIC}"
+            raise ScenarioError.at(path, f"no compute fabric serves the pool {pool.name}: a Slurm tree topology "
+                                   "follows the GPU fabric's switches")
+    return switches
+
+
+def _trees(plan: Any, catalog: "CatalogSnapshot") -> tuple[list[SlurmSwitch], set[str]]:
+    """Every compute fabric's tree, and the pools whose nodes they hold."""
+    nodes = slurm_nodes(plan, catalog)
+    if not has_compute_fabric(plan):
         raise ScenarioError.at(
             f"fabrics.{TREE_FABRIC}",
             "the plan has no compute fabric: a Slurm tree topology follows the GPU fabric's switches",
         )
     cabling = plan_cabling(plan, catalog)
-    fabric = next(wired for wired in cabling.fabrics if wired.name == TREE_FABRIC)
+    pools = {pool.name: pool for pool in nodes.pools}
+    switches: list[SlurmSwitch] = []
+    placed: set[str] = set()
+    for fabric in cabling.fabrics:
+        if not is_compute_fabric(fabric.name):
+            continue
+        node_index, first_link, served = _fabric_nodes(fabric, pools)
+        if not len(node_index):
+            continue
+        placed.update(served)
+        prefix = "" if fabric.name == TREE_FABRIC else pool_host_prefix(fabric.name.removeprefix(POOL_FABRIC_PREFIX))
+        switches += _fabric_tree(fabric, node_index, first_link, prefix)
+    return sorted(switches, key=lambda switch: -switch.level), placed
+
+
+def _fabric_nodes(fabric, pools: dict[str, SlurmPool]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The Slurm nodes a fabric serves and each one's first link in the fabric's endpoint
+    numbering: the k-th of a pool's group's links per system, node t of a system's trays at
+    link t x (ports per system / trays)."""
+    indices, links, served = [], [], []
+    for group in fabric.groups:
+        pool = pools.get(group.pool.name) if group.pool is not None else None
+        if pool is None or not pool.node_count:
+            continue
+        node = np.arange(pool.node_count, dtype=np.int64)
+        system, tray = np.divmod(node, pool.per_system)
+        ports = max(group.ports, 1)
+        indices.append(pool.first_node + node)
+        links.append(group.first_link + system * ports + tray * (ports // pool.per_system))
+        served.append(pool.name)
+    if not indices:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), []
+    return np.concatenate(indices), np.concatenate(links), served
+
+
+def _fabric_tree(fabric, node_index: np.ndarray, first_link: np.ndarray, prefix: str) -> list[SlurmSwitch]:
+    """One compute fabric's switches, from the top level down, names after `prefix`."""
     result = fabric.result
-    node_index = np.arange(nodes.count, dtype=np.int64)
-    system, tray = np.divmod(node_index, nodes.per_system)
-    links_per_system = fabric.ports_per_node
-    first_link = system * links_per_system + tray * (links_per_system // nodes.per_system)
     edge, _ = fabric.edge_arrays(first_link)
     edge = np.asarray(edge, dtype=np.int64)
     kind, unit, names = _units(fabric, edge)
     leaves: dict[int, list[int]] = {}
-    for index, number in enumerate(unit.tolist()):
+    for index, number in zip(node_index.tolist(), unit.tolist()):
         leaves.setdefault(number, []).append(index)
-    units = [SlurmSwitch(names(number), 0, tuple(members)) for number, members in leaves.items()]
+    units = [SlurmSwitch(prefix + names(number), 0, tuple(members)) for number, members in leaves.items()]
     if len(units) == 1 and kind in ("single", "rail_only"):
         return units
     if kind == "dragonfly":
-        return [SlurmSwitch("global", 1, switches=tuple(s.name for s in units)), *units]
+        return [SlurmSwitch(prefix + "global", 1, switches=tuple(s.name for s in units)), *units]
     if kind == "rail_only":
-        return [SlurmSwitch("rails", 1, switches=tuple(s.name for s in units)), *units]
-    first_edge = {number: int(edge[members[0]]) for number, members in leaves.items()}
+        return [SlurmSwitch(prefix + "rails", 1, switches=tuple(s.name for s in units)), *units]
+    position = {index: at for at, index in enumerate(node_index.tolist())}
+    first_edge = {number: int(edge[position[members[0]]]) for number, members in leaves.items()}
     leaves_per_pod = max(result.leaves_per_pod, 1)
     pods: dict[int, list[str]] = {}
     for switch, number in zip(units, leaves):
@@ -117,11 +255,12 @@ def tree_switches(plan: Any, catalog: "CatalogSnapshot") -> list[SlurmSwitch]:
     if result.tier_count >= 3 and len(pods) > 1:
         digits = max(2, len(str(len(pods))))
         pod_switches = [
-            SlurmSwitch(f"pod{pod + 1:0{digits}d}", 1, switches=tuple(members)) for pod, members in pods.items()
+            SlurmSwitch(f"{prefix}pod{pod + 1:0{digits}d}", 1, switches=tuple(members))
+            for pod, members in pods.items()
         ]
-        top = SlurmSwitch("cores", 2, switches=tuple(s.name for s in pod_switches))
+        top = SlurmSwitch(prefix + "cores", 2, switches=tuple(s.name for s in pod_switches))
         return [top, *pod_switches, *units]
-    return [SlurmSwitch("spines", 1, switches=tuple(s.name for s in units)), *units]
+    return [SlurmSwitch(prefix + "spines", 1, switches=tuple(s.name for s in units)), *units]
 
 
 def _units(fabric, edge: np.ndarray):
@@ -160,24 +299,42 @@ def _units(fabric, edge: np.ndarray):
 def blocks(plan: Any, catalog: "CatalogSnapshot") -> tuple[list[SlurmBlock], list[int]]:
     """One block per NVLink domain (a rack-scale system's trays) and the block sizes: the base
     block, then doubled while a block fits in one compute-fabric unit of the tree (or in the
-    cluster when there is no compute fabric). A system without such domains raises at `format`."""
+    rack-scale pools' nodes when no compute fabric serves them). A plan without such domains
+    raises at `format`; so does a site whose rack-scale pools differ in trays to a system
+    (Slurm's BlockSizes has one base block)."""
     nodes = slurm_nodes(plan, catalog)
-    if not nodes.nvlink_domain:
+    rack_scale = [pool for pool in nodes.pools if pool.nvlink_domain]
+    if not rack_scale:
         raise ScenarioError.at(
             FORMAT_FIELD,
             f"the system {nodes.system} has no NVLink domain across Slurm nodes: a block topology "
             "is for rack-scale systems such as gb200-nvl72 (use the tree topology)",
         )
-    systems = nodes.count // nodes.per_system
-    digits = max(3, len(str(systems)))
-    block_list = [
-        SlurmBlock(f"nvl{number + 1:0{digits}d}", range(number * nodes.per_system, (number + 1) * nodes.per_system))
-        for number in range(systems)
-    ]
-    largest = nodes.count
-    if plan.fabrics and TREE_FABRIC in plan.fabrics:
-        largest = min(max(len(switch.nodes) for switch in tree_switches(plan, catalog) if switch.level == 0), largest)
-    sizes = [nodes.per_system]
+    base = {pool.per_system for pool in rack_scale}
+    if len(base) > 1:
+        raise ScenarioError.at(FORMAT_FIELD, "the site's rack-scale pools have NVLink domains of "
+                               f"{' and '.join(str(size) for size in sorted(base))} nodes: Slurm's blocks "
+                               "have one base size (use the tree topology)")
+    per_system = base.pop()
+    several = len(nodes.pools) > 1
+    block_list = []
+    for pool in rack_scale:
+        digits = max(3, len(str(pool.systems)))
+        prefix = pool_host_prefix(pool.name) if several else ""
+        first = pool.first_node
+        block_list += [
+            SlurmBlock(f"{prefix}nvl{number + 1:0{digits}d}",
+                       range(first + number * per_system, first + (number + 1) * per_system))
+            for number in range(pool.systems)
+        ]
+    in_blocks = {index for block in block_list for index in block.nodes}
+    largest = len(in_blocks)
+    if has_compute_fabric(plan):
+        units = [len(switch.nodes) for switch in _trees(plan, catalog)[0]
+                 if switch.level == 0 and in_blocks.intersection(switch.nodes)]
+        if units:
+            largest = min(max(units), largest)
+    sizes = [per_system]
     while sizes[-1] * 2 <= largest:
         sizes.append(sizes[-1] * 2)
     return block_list, sizes

@@ -175,9 +175,9 @@ def _moved(path: str, moves: tuple[tuple[str, str], ...]) -> str:
 
 def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor: bool = True) -> Plan:
     """Plan a site of two or more pools. Its cables and optics are the cabling plan's, counted
-    where they stand (`cabling_counts.counted_fabrics`), as for one pool. Without the floor (a
-    sweep's screen), or with a pool's own top-of-rack leaves, which the cabling plan does not
-    place yet, they stay the fabric engine's (one length a segment)."""
+    where they stand (`cabling_counts.counted_fabrics`), as for one pool (a pool's own
+    top-of-rack leaves in that pool's compute racks). Without the floor (a sweep's screen) they
+    stay the fabric engine's (one length a segment)."""
     shared_compute = scenario.fabrics.compute is not None
     pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
              for index, pool in enumerate(scenario.pools)]
@@ -187,7 +187,7 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         scenario, catalog, pools[0].system, compute, first_workload
     )
     fabrics, facility, pool_racks = _fabrics_and_racks(
-        scenario, catalog, pools, storage, lay_out_floor, count_cables=lay_out_floor and not _own_top_of_rack(scenario)
+        scenario, catalog, pools, storage, lay_out_floor, count_cables=lay_out_floor
     )
     pool_results = {pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name]) for pool in pools}
     # Reliability is the site's: its spares are every pool's together.
@@ -247,11 +247,6 @@ def _priced_inference(pools: list[SizedPool], pool_results: dict, cost, scenario
     if not priced:
         return pool_results, cost
     return pool_results, replace(cost, usd_per_million_output_tokens=site_usd_per_million_output_tokens(priced, years))
-
-
-def _own_top_of_rack(scenario: ScenarioSpec) -> bool:
-    """A pool's own compute fabric with top-of-rack leaves (in that pool's compute racks)."""
-    return any(pool.fabric is not None and pool.fabric.leaf_placement == "top_of_rack" for pool in scenario.pools)
 
 
 def site_compute(pools: list[SizedPool]) -> ComputeResult:

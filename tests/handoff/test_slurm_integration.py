@@ -18,10 +18,12 @@ from collections import defaultdict
 import pytest
 
 from handoff.formats import slurm_topology_conf
-from handoff.solver.hostlist import hostlist_expand, node_pattern
-from handoff.solver.slurm import slurm_nodes, tree_switches
+from handoff.solver.hostlist import hostlist_expand
+from handoff.solver.slurm import slurm_nodes, slurm_pattern, tree_switches
 from planner.solver.pipeline import plan_scenario
+from tests.handoff.conftest import example_document
 from tests.handoff.solver.test_slurm import H100_3_TIER, HGX_TOP_OF_RACK
+from tests.handoff.test_site_handoff import SMALL_SITE
 
 SLURMCTLD = shutil.which("slurmctld") or "/usr/sbin/slurmctld"
 SCONTROL = shutil.which("scontrol") or "/usr/bin/scontrol"
@@ -98,11 +100,15 @@ def scontrol_topology(folder, topology: str, nodes: str) -> list[dict[str, str]]
     return [dict(field.split("=", 1) for field in line.split()) for line in shown.stdout.splitlines() if line]
 
 
-@pytest.mark.parametrize("document", [None, H100_3_TIER, HGX_TOP_OF_RACK], ids=["4su", "3-tier-16k", "top-of-rack"])
+@pytest.mark.parametrize("document", [
+    None, H100_3_TIER, HGX_TOP_OF_RACK, SMALL_SITE, example_document("two-pool-site.yaml"),
+    example_document("mixed-generation-expansion.yaml"),
+], ids=["4su", "3-tier-16k", "top-of-rack", "site-of-pool-fabrics", "two-pool-site", "site-of-shared-fabric"])
 def test_slurmctld_reads_every_switch_and_node_with_its_parent_and_level(document, plan_4su, catalog, tmp_path):
+    """For a site, one tree per compute fabric side by side, each pool's nodes under its name."""
     plan = plan_4su if document is None else plan_scenario(document, catalog)
     count = slurm_nodes(plan, catalog).count
-    pattern = node_pattern(None, count)
+    pattern = slurm_pattern(None, slurm_nodes(plan, catalog))
     switches = tree_switches(plan, catalog)
     shown = {entry["SwitchName"]: entry for entry in
              scontrol_topology(tmp_path, slurm_topology_conf(plan, catalog).decode(), pattern.hostlist(range(count)))}
@@ -117,5 +123,5 @@ def test_slurmctld_reads_every_switch_and_node_with_its_parent_and_level(documen
                 parents[node].append(switch.name)
         else:
             assert sorted(hostlist_expand(entry["Switches"])) == sorted(switch.switches)
-    assert sorted(parents) == [pattern.name(index) for index in range(count)]
+    assert sorted(parents) == sorted(pattern.name(index) for index in range(count))
     assert all(len(found) == 1 for found in parents.values())

@@ -180,3 +180,15 @@ def installed_by_length(bom, category: str) -> Counter | None:
         if line.category == category:
             counts[(line.sku, line.length_m)] += line.quantity - line.spares
     return counts
+
+
+def assert_rows_are_the_links_and_bill_of_materials(plan, summary: CablingSummary) -> None:
+    """The rows are the engine's links segment by segment, and the BOM's installed cables and
+    optics are the rows added up (one module a cage)."""
+    expected = Counter()
+    for name, fabric in (plan.fabrics or {}).items():
+        for link in fabric.links:
+            expected[(name, link.segment)] += link.count
+    assert summary.by_segment == +expected
+    assert installed(plan.bom, "cables") == Counter({cable: count for cable, count in summary.by_cable.items() if cable})
+    assert installed(plan.bom, "optics") == +summary.modules_by_part
