@@ -35,6 +35,7 @@ from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
 from workspace.editor.form import document_as_yaml
+from workspace.examples import examples
 from workspace.forms import (
     MAX_COMPARED,
     ScenarioImportForm,
@@ -68,7 +69,8 @@ def home(request):
     recent = []
     if request.user.is_authenticated:
         recent = scenarios_of(owner=request.user).order_by("-updated_at", "pk")[:RECENT_SCENARIOS]
-    return render(request, "planner/home.html", {"systems": systems, "recent": recent})
+    context = {"systems": systems, "recent": recent, "examples": examples()}
+    return render(request, "planner/home.html", context)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from workspace.editor.preview import (
     pue_of,
     slider_defaults,
 )
+from workspace.examples import example_document, examples
 from workspace.views import plan_or_errors, posted_revision
 
 STARTER_SYSTEM = "dgx-h100"
@@ -79,6 +80,8 @@ def _editor_page(
     yaml_errors=None,
     conflict=None,
     status=200,
+    examples=(),
+    example_name="",
 ):
     plan, errors = (
         plan_or_errors(editor.document, editor.catalog) if not editor.has_errors else (None, {})
@@ -92,6 +95,8 @@ def _editor_page(
         "yaml_errors": yaml_errors or [],
         "conflict": conflict,
         "refused": status == 400,
+        "examples": examples,
+        "example_name": example_name,
         **_preview_context(plan, _saved_figures(scenario, base_revision), editor),
     }
     if errors:
@@ -112,8 +117,13 @@ def scenario_edit(request, pk):
 def _editor(request, scenario):
     catalog = catalog_snapshot()
     if request.method != "POST":
-        document = scenario.document if scenario else starter_document(catalog)
-        return _editor_page(request, ScenarioEditor(document, catalog), scenario)
+        example = None if scenario else example_document(request.GET.get("example", ""))
+        document = scenario.document if scenario else (example or starter_document(catalog))
+        return _editor_page(
+            request, ScenarioEditor(document, catalog), scenario,
+            examples=examples() if scenario is None and example is None else (),
+            example_name=example["name"] if example else "",
+        )
     yaml_text = None
     if request.POST.get("source") == "yaml":
         yaml_text = request.POST.get("document_yaml", "")
