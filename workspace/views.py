@@ -34,6 +34,7 @@ from planner.solver.documents import parse_document
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
+from workspace.dashboard.plan_text import error_lines
 from workspace.editor.form import document_as_yaml
 from workspace.examples import examples
 from workspace.forms import (
@@ -276,7 +277,11 @@ def scenario_detail(request, pk):
         plan = plan_document(document, catalog)
     except ScenarioError as error:
         plan = None
-        context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError))
+        context.update(
+            errors=error.as_dict(),
+            error_lines=error_lines(error.as_dict(), dashboard.part_names(catalog)),
+            infeasible=isinstance(error, InfeasibleError),
+        )
     if plan is not None:
         data = plan.to_dict()
         spec = read_scenario(document)

@@ -61,3 +61,23 @@ def test_picking_an_example_opens_the_form_filled_with_it(ada_client, catalog):
     assert "DGX H100 SuperPOD, 4 scalable units" in page
     assert "Filled from the example" in page
     assert "Start from an example instead" not in page
+
+
+def test_the_list_names_a_sites_systems_not_their_slugs(ada_client, user):
+    from planner.services import scenario_create
+
+    document = {"name": "Site", "pools": [{"name": "a", "system": "hgx-a100", "gpus": 64},
+                                          {"name": "b", "system": "dgx-h100", "gpus": 64}]}
+    scenario_create(owner=user, document=document)
+    page = ada_client.get(reverse("workspace:scenario-list")).content.decode()
+    assert "A100" in page and "NVIDIA DGX H100" in page and " + " in page
+
+
+def test_an_infeasible_plan_names_its_fields_in_words(ada_client, user):
+    from planner.services import scenario_create
+
+    scenario = scenario_create(owner=user, document={
+        "name": "Tight", "compute": {"system": "dgx-h100", "gpus": 64}, "racks": {"power_budget_kw": 5}})
+    page = ada_client.get(reverse("workspace:scenario-detail", args=[scenario.pk])).content.decode()
+    assert "racks.power_budget_kw" not in page
+    assert "Power budget (kW)" in page

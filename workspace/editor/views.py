@@ -21,6 +21,7 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.documents import parse_document
+from workspace.dashboard.plan_text import part_names
 from workspace.editor.form import ScenarioEditor
 from workspace.editor.preview import (
     PREVIEW_CHARTS,
@@ -240,7 +241,9 @@ def _preview_context(plan, saved: SavedFigures | None, editor) -> dict:
         "figures": preview_figures(data, saved.figures if saved else None) if data else [],
         "saved_revision": saved.number if saved else None,
         "preview_charts": preview_charts(data) if data else {},
-        "preview_warnings": preview_warnings(plan.warnings) if plan else None,
+        "preview_warnings": (
+            preview_warnings(plan.warnings, part_names(editor.catalog, data)) if plan else None
+        ),
         "preview_failed": plan is None,
         "plan_pue": pue,
         "pue_source": pue_source,
