@@ -23,6 +23,7 @@ from planner.services import (
 from planner.solver.documents import parse_document
 from workspace.dashboard.plan_text import part_names
 from workspace.editor.form import ScenarioEditor
+from workspace.editor.site import SITE_ACTION, TO_POOLS, site_switched
 from workspace.editor.preview import (
     PREVIEW_CHARTS,
     SLIDERS,
@@ -151,6 +152,12 @@ def _editor(request, scenario):
             document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
         except ScenarioError as error:
             return _unreadable_form(error)
+    site_action = request.POST.get(SITE_ACTION, "") if yaml_text is None else ""
+    if site_action:
+        # One cluster made a site of several pools, or back: the form again, not saved.
+        document = site_switched(document, site_action)
+        editor = ScenarioEditor(document, catalog, input_errors, focus="pools.0" if site_action == TO_POOLS else "")
+        return _editor_page(request, editor, scenario, base_revision=posted_revision(request.POST))
     action = ScenarioEditor.row_action(request.POST) if yaml_text is None else ""
     if action:
         # A row added or removed by a page without script: the form again, not saved.
