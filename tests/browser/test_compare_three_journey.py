@@ -31,4 +31,5 @@ def test_compare_three_scenarios_with_the_last_as_reference(signed_in, live_serv
         assert "A100 cluster" in page.locator("table.compare thead th").nth(2).inner_text()
     assert page.locator("table.compare th:has-text('Dense compute')").count() == 1
     screenshot(page, f"compare-three-{width}", full_page=True)
+    screenshot(page.locator("#compare-table"), f"compare-three-table-{width}")
     assert axe_violations(page) == []
