@@ -188,16 +188,29 @@ class SweepResultView:
             return None
         keys = [objective["key"] for objective in self.objectives[:2]]
 
+        def point(design: dict) -> tuple:
+            if len(keys) > 1:
+                return design["figures"].get(keys[0]), design["figures"].get(keys[1])
+            return design["design"], design["figures"].get(keys[0])
+
         def trace(designs: list[dict], name: str, color: str, size: int) -> dict:
-            xs = [design["figures"].get(keys[0]) for design in designs]
-            ys = [design["figures"].get(keys[1]) for design in designs] if len(keys) > 1 else None
-            if ys is None:
-                xs, ys = [design["design"] for design in designs], xs
+            # Designs with equal figures are one point, with their count: a front of ten equal
+            # designs is one design ten ways.
+            points: dict[tuple, list[dict]] = {}
+            for design in designs:
+                points.setdefault(point(design) if len(keys) > 1 else (design["design"],), []).append(design)
+            groups = list(points.values())
+            xs = [point(group[0])[0] for group in groups]
+            ys = [point(group[0])[1] for group in groups]
             return {
                 "type": "scatter", "mode": "markers", "name": name, "x": xs, "y": ys,
-                "customdata": [design["design"] for design in designs],
-                "text": [self.hover(design) for design in designs], "hoverinfo": "text",
-                "marker": {"color": color, "size": size, "line": {"width": 1, "color": "#ffffff"}},
+                "customdata": [group[0]["design"] for group in groups],
+                "text": [self.hover(group[0]) + (
+                    f"<br><i>{len(group)} designs with these figures: {', '.join(str(d['design']) for d in group[:12])}"
+                    f"{' …' if len(group) > 12 else ''}</i>" if len(group) > 1 else "") for group in groups],
+                "hoverinfo": "text",
+                "marker": {"color": color, "size": [size + min(8, 2 * (len(group) - 1)) for group in groups],
+                           "line": {"width": 1, "color": "#ffffff"}},
             }
 
         others = [design for design in self.result.get("feasible_designs", [])

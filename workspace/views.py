@@ -9,7 +9,6 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_POST
 
 from core.diff import document_changes
 from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
@@ -42,6 +41,7 @@ from workspace.forms import (
     ScenarioImportForm,
     ScenarioRenameForm,
 )
+from workspace.http import require_post
 from workspace.plots.phases import phase_timeline_figure
 from workspace.replan import catalog_status, revision_replan
 from workspace.scenario_listing import LIST_COLUMNS, scenario_list_page
@@ -98,7 +98,7 @@ def scenario_list(request, import_form=None, status=200):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_import(request):
     form = ScenarioImportForm(request.POST, request.FILES)
     if form.is_valid():
@@ -142,7 +142,7 @@ def scenario_document(request, pk, export_format):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_clone(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
     document = dict(scenario.document)
@@ -152,8 +152,8 @@ def scenario_clone(request, pk):
     except ScenarioError as error:
         messages.error(request, f"“{scenario.name}” cannot be copied: {error}")
         return redirect("workspace:scenario-list")
-    messages.success(request, f"Copied “{scenario.name}” to “{copy.name}”.")
-    return redirect("workspace:scenario-list")
+    messages.success(request, f"Copied “{scenario.name}” to “{copy.name}”: this is the copy, to change as you like.")
+    return redirect("workspace:scenario-edit", pk=copy.pk)
 
 
 @login_required
@@ -245,7 +245,7 @@ def _api_exports(scenario, plan) -> list[tuple[str, str, bool]]:
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_export_job(request, pk, export_format):
     """Start (or find) the background job exporting this scenario's plan; show its progress."""
     scenario = scenario_get(owner=request.user, pk=pk)
@@ -398,7 +398,7 @@ def scenario_history(request, pk):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_restore(request, pk, number):
     scenario = scenario_get(owner=request.user, pk=pk)
     revision = scenario.revisions.filter(number=number).first()

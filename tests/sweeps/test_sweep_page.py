@@ -79,7 +79,7 @@ def test_the_page_offers_the_scenarios_fields_in_words_with_defaults(client, sce
     assert '<optgroup label="Compute fabric (GPU back-end)">' in page
     assert '<option value="racks.power_budget_kw">Power budget (kW)</option>' in page
     # A catalog field chooses among parts by name; the scenario's own system is chosen.
-    assert 'value="dgx-h100" selected>NVIDIA DGX H100' in page
+    assert 'value="dgx-h100" checked> NVIDIA DGX H100' in page, "ticked in a list of checkboxes"
     assert '<option value="cost.tco_usd" selected>TCO (USD)</option>' in page
     assert '<option value="power.facility_kw" selected>Facility power (kW)</option>' in page
     assert f'href="/scenarios/{scenario.pk}/sweep/"' in client.get(f"/scenarios/{scenario.pk}/").content.decode()

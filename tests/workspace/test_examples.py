@@ -81,3 +81,12 @@ def test_an_infeasible_plan_names_its_fields_in_words(ada_client, user):
     page = ada_client.get(reverse("workspace:scenario-detail", args=[scenario.pk])).content.decode()
     assert "racks.power_budget_kw" not in page
     assert "Power budget (kW)" in page
+
+
+def test_a_get_of_a_post_only_address_is_the_sites_405(ada_client, user):
+    from planner.services import scenario_create
+
+    scenario = scenario_create(owner=user, document={"name": "S", "compute": {"system": "dgx-h100", "gpus": 8}})
+    response = ada_client.get(reverse("workspace:scenario-clone", args=[scenario.pk]))
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert 'class="topbar"' in response.content.decode() and "only takes a form" in response.content.decode()

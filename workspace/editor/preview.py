@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from planner.key_figures import KeyFigure, format_figure, key_figures
 from planner.solver.warning_groups import WarningGroup, group_warnings
 from power.plots import power_flow_figure
-from workspace.dashboard.plan_text import part_names, with_part_names
+from workspace.dashboard.plan_text import with_part_names
 from workspace.plots import figures as plots
 
 MINUS = "\u2212"

@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from catalog.rows import catalog_snapshot
 from core.solver.errors import DOCUMENT_PATH, ScenarioError
@@ -23,7 +22,6 @@ from planner.services import (
 from planner.solver.documents import parse_document
 from workspace.dashboard.plan_text import part_names
 from workspace.editor.form import ScenarioEditor
-from workspace.editor.site import SITE_ACTION, TO_POOLS, site_switched
 from workspace.editor.preview import (
     PREVIEW_CHARTS,
     SLIDERS,
@@ -34,7 +32,9 @@ from workspace.editor.preview import (
     pue_of,
     slider_defaults,
 )
+from workspace.editor.site import SITE_ACTION, TO_POOLS, site_switched
 from workspace.examples import example_document, examples
+from workspace.http import require_post
 from workspace.views import plan_or_errors, posted_revision
 
 STARTER_SYSTEM = "dgx-h100"
@@ -209,7 +209,7 @@ def _editor(request, scenario):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_preview(request):
     """The preview of the posted form: key figures (with their change against the saved
     revision when the post names its scenario), charts, warnings, and every field's errors (out
