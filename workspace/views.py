@@ -33,7 +33,7 @@ from planner.solver.documents import parse_document
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
-from workspace.dashboard.plan_text import error_lines
+from workspace.dashboard.plan_text import error_lines, error_path_words, join_indexes
 from workspace.editor.form import document_as_yaml
 from workspace.examples import examples
 from workspace.forms import (
@@ -387,12 +387,14 @@ def scenario_history(request, pk):
 
     new = chosen("b", current)
     old = chosen("a", max(1, new.number - 1))
+    changes = document_changes(old.document, new.document)
     context = {
         "scenario": scenario,
         "revisions": revisions,
         "old": old,
         "new": new,
-        "changes": document_changes(old.document, new.document),
+        "changes": changes,
+        "change_rows": [(error_path_words(join_indexes(change.path)), change) for change in changes],
     }
     return render(request, "planner/scenario_history.html", context)
 

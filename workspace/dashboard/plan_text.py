@@ -307,3 +307,15 @@ def error_lines(errors: dict[str, list[str]], names: dict[str, str] | None = Non
         for path, messages in errors.items()
         for message in messages
     ]
+
+
+def join_indexes(path: str) -> str:
+    """A path whose list items are parts of their own (`storage.tiers.1.system`, as a document
+    diff writes them) with its indexes in brackets: `storage.tiers[1].system`."""
+    joined: list[str] = []
+    for part in path.split("."):
+        if part.isdigit() and joined:
+            joined[-1] = f"{joined[-1]}[{part}]"
+        else:
+            joined.append(part)
+    return ".".join(joined)
