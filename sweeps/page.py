@@ -17,6 +17,8 @@ from workspace.words import words_of
 
 FRONT_COLOR = PALETTE[1]
 OTHER_COLOR = COLORS["other"]
+CONSTRAINT_COLOR = "#b42318"
+"""The constraint lines: where the refused designs begin."""
 BEST_WORDS = {"minimise": "Lowest", "maximise": "Highest"}
 
 
@@ -220,6 +222,26 @@ class SweepResultView:
         if len(keys) > 1:
             front_trace["mode"] = "lines+markers"
             front_trace["line"] = {"color": FRONT_COLOR, "width": 1, "dash": "dot", "shape": "hv"}
+        # The constraints on the plotted figures as lines: where the refused designs begin.
+        axes = {keys[0]: "x", keys[1]: "y"} if len(keys) > 1 else {keys[0]: "y"}
+        shapes, notes = [], []
+        for constraint in self.result.get("constraints", []):
+            axis = axes.get(constraint["key"])
+            for side in ("min", "max"):
+                if axis is None or constraint.get(side) is None:
+                    continue
+                value = constraint[side]
+                line = {"type": "line", "line": {"color": CONSTRAINT_COLOR, "width": 1.5, "dash": "dash"}}
+                if axis == "x":
+                    line.update(xref="x", x0=value, x1=value, yref="paper", y0=0, y1=1)
+                else:
+                    line.update(yref="y", y0=value, y1=value, xref="paper", x0=0, x1=1)
+                shapes.append(line)
+                notes.append({
+                    "text": f"{side} {figure_text(value)}", "showarrow": False, "font": {"size": 10, "color": CONSTRAINT_COLOR},
+                    **({"x": value, "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom"} if axis == "x"
+                       else {"y": value, "yref": "y", "x": 1, "xref": "paper", "xanchor": "right", "yanchor": "bottom"}),
+                })
         x_title = plan_key_label(keys[0]) if len(keys) > 1 else "Design"
         y_title = plan_key_label(keys[1] if len(keys) > 1 else keys[0])
         return {
@@ -227,6 +249,7 @@ class SweepResultView:
             "layout": {
                 "font": FONT, "height": 420, "margin": {"l": 72, "r": 16, "t": 16, "b": 56},
                 "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff", "hovermode": "closest",
+                "shapes": shapes, "annotations": notes,
                 "legend": {"orientation": "h", "y": -0.2},
                 "xaxis": {"title": {"text": x_title}, "gridcolor": "#e9edf1", "zeroline": False},
                 "yaxis": {"title": {"text": y_title}, "gridcolor": "#e9edf1", "zeroline": False},
