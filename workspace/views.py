@@ -35,6 +35,7 @@ from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
 from workspace.dashboard.plan_text import error_lines, error_path_words, join_indexes
 from workspace.editor.form import document_as_yaml
+from workspace.editor.rows import nic_overrides_in_words
 from workspace.examples import examples
 from workspace.forms import (
     MAX_COMPARED,
@@ -303,6 +304,7 @@ def scenario_detail(request, pk):
             sections=sections,
             warning_lines=lines,
             lead=lead_screen(data, lines, charts, names),
+            nic_overrides=nic_overrides_in_words(document),
         )
         context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])

@@ -90,3 +90,13 @@ def test_a_get_of_a_post_only_address_is_the_sites_405(ada_client, user):
     response = ada_client.get(reverse("workspace:scenario-clone", args=[scenario.pk]))
     assert response.status_code == 405 and response["Allow"] == "POST"
     assert 'class="topbar"' in response.content.decode() and "only takes a form" in response.content.decode()
+
+
+def test_the_dashboard_shows_the_nic_overrides(ada_client, user):
+    from planner.services import scenario_create
+
+    nics = [{"role": "storage", "count": 2, "gbps": 200}]
+    scenario = scenario_create(owner=user, document={
+        "name": "NICs", "compute": {"system": "dgx-h100", "gpus": 64, "nics": nics}})
+    page = ada_client.get(reverse("workspace:scenario-detail", args=[scenario.pk])).content.decode()
+    assert "NIC overrides:" in page and "2 × 200 Gb/s storage, in place of the system" in page

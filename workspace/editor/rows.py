@@ -329,6 +329,23 @@ def nics_in_words(system_name: str, nics: Any) -> str:
     return f"{system_name} as in the catalog: {', '.join(ports)}."
 
 
+def nic_overrides_in_words(document: dict) -> list[str]:
+    """The NIC overrides of a scenario, one line per pool that has them: "compute: 2 × 200 Gb/s
+    storage (replacing the system's own)"; [] when no pool overrides its NICs."""
+    parts = [("", document.get("compute"))] if isinstance(document.get("compute"), dict) else []
+    parts += [(str(pool.get("name", "")), pool) for pool in document.get("pools") or () if isinstance(pool, dict)]
+    lines = []
+    for name, part in parts:
+        ports = []
+        for nic in part.get("nics") or ():
+            if isinstance(nic, dict) and isinstance(nic.get("count"), int) and isinstance(nic.get("gbps"), (int, float)):
+                role = nic.get("role", "")
+                ports.append(f"{nic['count']} × {nic['gbps']:,g} Gb/s {in_sentence(NIC_ROLES.get(role, str(role)))}")
+        if ports:
+            lines.append(f"{f'Pool {name}: ' if name else ''}{', '.join(ports)}, in place of the system's own")
+    return lines
+
+
 def list_names(path: str) -> tuple[str, str]:
     """(title, one item) of the list at `path`."""
     general = general_path(path)
