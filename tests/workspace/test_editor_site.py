@@ -64,3 +64,17 @@ def test_a_pool_row_folds_to_its_summary_without_false_required_marks(catalog):
     assert row.summary.startswith("training · NVIDIA DGX H100 · 1024 GPUs")
     assert {part.key for part in row.parts} >= {"workload", "inference", "fabric"}
     assert not any(field.required for part in row.parts for field in part.fields)
+
+
+def test_the_preview_lists_every_error_the_save_would(ada_client):
+    from tests.workspace.test_editor_page import editor_post
+
+    fields = {"name": "Typed", "compute__system": "dgx-h100", "compute__gpus": "lots",
+              "racks__power_budget_kw": "-5"}
+    preview = ada_client.post(reverse("workspace:scenario-preview"), editor_post(**fields)).content.decode()
+    save = ada_client.post(reverse("workspace:scenario-new"), editor_post(**fields))
+    assert save.status_code == 400
+    said = [link.message for link in save.context["editor"].error_summary()]
+    assert len(said) >= 2
+    for message in said:
+        assert message in preview

@@ -228,7 +228,10 @@ def scenario_preview(request):
         document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
     except ScenarioError as error:
         return _unreadable_form(error)
-    plan, errors = plan_or_errors(document, catalog) if not input_errors else (None, {})
+    # Every error the save would give: the fields' that do not read, and the plan's of the rest.
+    plan, errors = plan_or_errors(document, catalog)
+    if input_errors:
+        plan = None
     editor = ScenarioEditor(document, catalog, {**errors, **input_errors})
     saved = _saved_figures(scenario, posted_revision(request.POST)) if plan else None
     context = {**_preview_context(plan, saved, editor), "editor": editor, "oob": True}
