@@ -17,6 +17,8 @@ from workspace.words import words_of
 
 FRONT_COLOR = PALETTE[1]
 OTHER_COLOR = COLORS["other"]
+CONSTRAINT_COLOR = "#b42318"
+"""The constraint lines: where the refused designs begin."""
 BEST_WORDS = {"minimise": "Lowest", "maximise": "Highest"}
 
 
@@ -188,16 +190,29 @@ class SweepResultView:
             return None
         keys = [objective["key"] for objective in self.objectives[:2]]
 
+        def point(design: dict) -> tuple:
+            if len(keys) > 1:
+                return design["figures"].get(keys[0]), design["figures"].get(keys[1])
+            return design["design"], design["figures"].get(keys[0])
+
         def trace(designs: list[dict], name: str, color: str, size: int) -> dict:
-            xs = [design["figures"].get(keys[0]) for design in designs]
-            ys = [design["figures"].get(keys[1]) for design in designs] if len(keys) > 1 else None
-            if ys is None:
-                xs, ys = [design["design"] for design in designs], xs
+            # Designs with equal figures are one point, with their count: a front of ten equal
+            # designs is one design ten ways.
+            points: dict[tuple, list[dict]] = {}
+            for design in designs:
+                points.setdefault(point(design) if len(keys) > 1 else (design["design"],), []).append(design)
+            groups = list(points.values())
+            xs = [point(group[0])[0] for group in groups]
+            ys = [point(group[0])[1] for group in groups]
             return {
                 "type": "scatter", "mode": "markers", "name": name, "x": xs, "y": ys,
-                "customdata": [design["design"] for design in designs],
-                "text": [self.hover(design) for design in designs], "hoverinfo": "text",
-                "marker": {"color": color, "size": size, "line": {"width": 1, "color": "#ffffff"}},
+                "customdata": [group[0]["design"] for group in groups],
+                "text": [self.hover(group[0]) + (
+                    f"<br><i>{len(group)} designs with these figures: {', '.join(str(d['design']) for d in group[:12])}"
+                    f"{' …' if len(group) > 12 else ''}</i>" if len(group) > 1 else "") for group in groups],
+                "hoverinfo": "text",
+                "marker": {"color": color, "size": [size + min(8, 2 * (len(group) - 1)) for group in groups],
+                           "line": {"width": 1, "color": "#ffffff"}},
             }
 
         others = [design for design in self.result.get("feasible_designs", [])
@@ -207,6 +222,26 @@ class SweepResultView:
         if len(keys) > 1:
             front_trace["mode"] = "lines+markers"
             front_trace["line"] = {"color": FRONT_COLOR, "width": 1, "dash": "dot", "shape": "hv"}
+        # The constraints on the plotted figures as lines: where the refused designs begin.
+        axes = {keys[0]: "x", keys[1]: "y"} if len(keys) > 1 else {keys[0]: "y"}
+        shapes, notes = [], []
+        for constraint in self.result.get("constraints", []):
+            axis = axes.get(constraint["key"])
+            for side in ("min", "max"):
+                if axis is None or constraint.get(side) is None:
+                    continue
+                value = constraint[side]
+                line = {"type": "line", "line": {"color": CONSTRAINT_COLOR, "width": 1.5, "dash": "dash"}}
+                if axis == "x":
+                    line.update(xref="x", x0=value, x1=value, yref="paper", y0=0, y1=1)
+                else:
+                    line.update(yref="y", y0=value, y1=value, xref="paper", x0=0, x1=1)
+                shapes.append(line)
+                notes.append({
+                    "text": f"{side} {figure_text(value)}", "showarrow": False, "font": {"size": 10, "color": CONSTRAINT_COLOR},
+                    **({"x": value, "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom"} if axis == "x"
+                       else {"y": value, "yref": "y", "x": 1, "xref": "paper", "xanchor": "right", "yanchor": "bottom"}),
+                })
         x_title = plan_key_label(keys[0]) if len(keys) > 1 else "Design"
         y_title = plan_key_label(keys[1] if len(keys) > 1 else keys[0])
         return {
@@ -214,6 +249,7 @@ class SweepResultView:
             "layout": {
                 "font": FONT, "height": 420, "margin": {"l": 72, "r": 16, "t": 16, "b": 56},
                 "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff", "hovermode": "closest",
+                "shapes": shapes, "annotations": notes,
                 "legend": {"orientation": "h", "y": -0.2},
                 "xaxis": {"title": {"text": x_title}, "gridcolor": "#e9edf1", "zeroline": False},
                 "yaxis": {"title": {"text": y_title}, "gridcolor": "#e9edf1", "zeroline": False},

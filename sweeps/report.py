@@ -70,6 +70,10 @@ def summary_dict(summary: SweepSummary, cables: str) -> dict:
         "cables": cables,
         "axes": {axis.key: list(axis.values) for axis in spec.axes},
         "objectives": [{"key": objective.key, "goal": objective.goal} for objective in spec.objectives],
+        "constraints": [
+            {"key": constraint.key, "min": constraint.minimum, "max": constraint.maximum}
+            for constraint in spec.constraints
+        ],
         "refusals": [
             {"path": path, "designs": refusals.count, "example": refusals.example}
             for path, refusals in summary.sorted_refusals()

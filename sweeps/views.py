@@ -9,7 +9,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from catalog.rows import catalog_snapshot
 from core.solver.errors import ScenarioError
@@ -21,6 +20,7 @@ from planner.services import scenario_create
 from sweeps.forms import GENERAL, GOAL_LABELS, MAX_PAGE_DESIGNS, PLAN_KEYS, SweepForm, sweep_fields
 from sweeps.jobs import SWEEP_JOB, sweep_design_document, sweep_job_enqueue, sweep_result
 from sweeps.page import SweepResultView
+from workspace.http import require_post
 
 POLL_EVERY_S = 1
 
@@ -98,7 +98,7 @@ def sweep_progress(request, pk, job):
 
 
 @login_required
-@require_POST
+@require_post
 def sweep_save_design(request, pk, job):
     """A new scenario from the sweep's base and one design's axis values; its plan opens."""
     scenario = scenario_get(owner=request.user, pk=pk)

@@ -12,6 +12,7 @@ from planner.models import Scenario, System
 from planner.selectors import revisions_for_list, scenario_list_filtered, scenario_systems
 from planner.services import revision_key_figures_fill
 from workspace.forms import ScenarioListForm
+from workspace.words import words_of
 
 SCENARIOS_PER_PAGE = 25
 
@@ -45,7 +46,8 @@ class ScenarioFilterForm(ScenarioListForm):
 class ScenarioRow:
     scenario: Scenario
     system: str
-    """The system's catalog name (its slug when the catalog no longer has it)."""
+    """The systems' catalog names, a site's pools' joined by " + " (a slug the catalog no longer
+    has in words)."""
     cells: list[str]
     """One text per LIST_COLUMNS, "—" for a figure the plan lacks."""
     warnings: int | None
@@ -53,7 +55,18 @@ class ScenarioRow:
     errors: int = 0
 
 
-def _row(scenario: Scenario, figures: dict, system_names: dict[str, str], slug: str) -> ScenarioRow:
+def _document_systems(document) -> list[str]:
+    """The system slugs a document plans on: its compute's, or each pool's in order."""
+    if not isinstance(document, dict):
+        return []
+    compute = document.get("compute")
+    pools = document.get("pools")
+    parts = [compute] if isinstance(compute, dict) else pools if isinstance(pools, list) else []
+    slugs = [part.get("system") for part in parts if isinstance(part, dict)]
+    return list(dict.fromkeys(slug for slug in slugs if isinstance(slug, str) and slug))
+
+
+def _row(scenario: Scenario, figures: dict, system_names: dict[str, str], slugs: list[str]) -> ScenarioRow:
     cells = [
         format_figure(figures[key], decimals) if isinstance(figures.get(key), (int, float)) else "—"
         for key, _, _, decimals in LIST_COLUMNS
@@ -61,7 +74,7 @@ def _row(scenario: Scenario, figures: dict, system_names: dict[str, str], slug: 
     planned = figures.get("planned", False)
     return ScenarioRow(
         scenario=scenario,
-        system=system_names.get(slug, slug),
+        system=" + ".join(system_names.get(slug, words_of(slug)) for slug in slugs),
         cells=cells,
         warnings=figures.get("warnings", 0) if planned else None,
         errors=figures.get("errors", 0),
@@ -79,12 +92,12 @@ def scenario_list_page(*, owner, data) -> tuple[ScenarioFilterForm, Page, list[S
     page = Paginator(scenarios, SCENARIOS_PER_PAGE).get_page((data or {}).get("page"))
     revisions = revisions_for_list(page.object_list)
     revision_key_figures_fill(revisions.values())
+    documents = {pk: revision.document for pk, revision in revisions.items()}
+    used = {slug for document in documents.values() for slug in _document_systems(document)}
+    system_names.update(System.objects.filter(slug__in=used - set(system_names)).values_list("slug", "name"))
     rows = []
     for scenario in page.object_list:
         revision = revisions.get(scenario.pk)
         figures = revision.key_figures if revision else {}
-        document = revision.document if revision else {}
-        compute = document.get("compute") if isinstance(document, dict) else None
-        slug = compute.get("system", "") if isinstance(compute, dict) else ""
-        rows.append(_row(scenario, figures, system_names, str(slug)))
+        rows.append(_row(scenario, figures, system_names, _document_systems(documents.get(scenario.pk))))
     return form, page, rows

@@ -9,7 +9,6 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.text import slugify
-from django.views.decorators.http import require_POST
 
 from core.diff import document_changes
 from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
@@ -36,12 +35,16 @@ from planner.solver.limits import TooMuchWork
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
+from workspace.dashboard.plan_text import error_lines, error_path_words, join_indexes
 from workspace.editor.form import document_as_yaml
+from workspace.editor.rows import nic_overrides_in_words
+from workspace.examples import examples
 from workspace.forms import (
     MAX_COMPARED,
     ScenarioImportForm,
     ScenarioRenameForm,
 )
+from workspace.http import require_post
 from workspace.plots.phases import phase_timeline_figure
 from workspace.replan import catalog_status, revision_replan
 from workspace.scenario_listing import LIST_COLUMNS, scenario_list_page
@@ -70,7 +73,8 @@ def home(request):
     recent = []
     if request.user.is_authenticated:
         recent = scenarios_of(owner=request.user).order_by("-updated_at", "pk")[:RECENT_SCENARIOS]
-    return render(request, "planner/home.html", {"systems": systems, "recent": recent})
+    context = {"systems": systems, "recent": recent, "examples": examples()}
+    return render(request, "planner/home.html", context)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +101,7 @@ def scenario_list(request, import_form=None, status=200):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_import(request):
     form = ScenarioImportForm(request.POST, request.FILES)
     if form.is_valid():
@@ -141,7 +145,7 @@ def scenario_document(request, pk, export_format):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_clone(request, pk):
     scenario = scenario_get(owner=request.user, pk=pk)
     document = dict(scenario.document)
@@ -151,8 +155,8 @@ def scenario_clone(request, pk):
     except ScenarioError as error:
         messages.error(request, f"“{scenario.name}” cannot be copied: {error}")
         return redirect("workspace:scenario-list")
-    messages.success(request, f"Copied “{scenario.name}” to “{copy.name}”.")
-    return redirect("workspace:scenario-list")
+    messages.success(request, f"Copied “{scenario.name}” to “{copy.name}”: this is the copy, to change as you like.")
+    return redirect("workspace:scenario-edit", pk=copy.pk)
 
 
 @login_required
@@ -244,7 +248,7 @@ def _api_exports(scenario, plan) -> list[tuple[str, str, bool]]:
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_export_job(request, pk, export_format):
     """Start (or find) the background job exporting this scenario's plan; show its progress."""
     scenario = scenario_get(owner=request.user, pk=pk)
@@ -276,8 +280,12 @@ def scenario_detail(request, pk):
         plan = plan_document(document, catalog)
     except ScenarioError as error:
         plan = None
-        context.update(errors=error.as_dict(), infeasible=isinstance(error, InfeasibleError),
-                       too_much_work=isinstance(error, TooMuchWork))
+        context.update(
+            errors=error.as_dict(),
+            error_lines=error_lines(error.as_dict(), dashboard.part_names(catalog)),
+            infeasible=isinstance(error, InfeasibleError),
+            too_much_work=isinstance(error, TooMuchWork),
+        )
     if plan is not None:
         data = plan.to_dict()
         spec = read_scenario(document)
@@ -299,6 +307,7 @@ def scenario_detail(request, pk):
             sections=sections,
             warning_lines=lines,
             lead=lead_screen(data, lines, charts, names),
+            nic_overrides=nic_overrides_in_words(document),
         )
         context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])
@@ -383,18 +392,20 @@ def scenario_history(request, pk):
 
     new = chosen("b", current)
     old = chosen("a", max(1, new.number - 1))
+    changes = document_changes(old.document, new.document)
     context = {
         "scenario": scenario,
         "revisions": revisions,
         "old": old,
         "new": new,
-        "changes": document_changes(old.document, new.document),
+        "changes": changes,
+        "change_rows": [(error_path_words(join_indexes(change.path)), change) for change in changes],
     }
     return render(request, "planner/scenario_history.html", context)
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_restore(request, pk, number):
     scenario = scenario_get(owner=request.user, pk=pk)
     revision = scenario.revisions.filter(number=number).first()

@@ -28,6 +28,14 @@ WORDS = {
     "hcas": "HCAs",
     "id": "ID",
     "it": "IT",
+    "kv": "KV",
+    "hbm": "HBM",
+    "npu": "NPU",
+    "npus": "NPUs",
+    "roce": "RoCE",
+    "lpo": "LPO",
+    "ttft": "TTFT",
+    "tpot": "TPOT",
     "kw": "kW",
     "kwh": "kWh",
     "mfu": "MFU",
@@ -153,3 +161,27 @@ def in_words(text: str, choices=()) -> str:
         return " ".join(WORDS.get(word, word) for word in key.split("_"))
 
     return DOTTED_KEY.sub(replace, text)
+
+
+SHARE_KEYS = frozenset({
+    "average_load", "capacity_used", "discount_rate", "escalation_per_year", "goodput", "growth",
+    "mfu", "spare_confidence", "ups_efficiency", "utilisation", "utilization",
+})
+"""Plan and scenario keys whose value is a share or a rate (0.982): shown in percent, as the
+form takes them."""
+SHARE_KEY = re.compile(r".*_(?:share|fraction)(?:_per_year)?")
+
+
+def is_share(key: str) -> bool:
+    """Whether the value under `key` is a share or a rate, shown in percent."""
+    return key in SHARE_KEYS or bool(SHARE_KEY.fullmatch(key))
+
+
+def percent_words(value: float) -> str:
+    """A share in percent: 0.982 -> "98.2 %", 0.05 -> "5 %", 0.000349 -> "0.035 %"."""
+    percent = value * 100
+    if percent == int(percent):
+        return f"{int(percent):,} %"
+    if abs(percent) >= 10:
+        return f"{percent:,.1f} %"
+    return f"{percent:.2g} %"

@@ -104,3 +104,11 @@ document.addEventListener("click", (event) => {
     }
   });
 })();
+
+// A refused save: the keyboard and the screen reader start at the list of what to fix.
+(function () {
+  const refused = document.querySelector("#scenario-form #error-summary[role=alert]");
+  if (!refused) return;
+  refused.setAttribute("tabindex", "-1");
+  refused.focus();
+})();

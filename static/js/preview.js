@@ -265,7 +265,16 @@
     // The response carries only the error boxes that have messages (out of band): the others
     // are emptied first, so that a fixed error disappears.
     document.body.addEventListener("htmx:beforeSwap", (event) => {
-      if (event.detail.target !== preview || !event.detail.shouldSwap) return;
+      if (event.detail.target !== preview) return;
+      // An error box of a part the page does not show (a folded or hidden section) has no
+      // place to go: dropped here (its message is in the summary) rather than an htmx error.
+      const response = new DOMParser().parseFromString(event.detail.serverResponse, "text/html");
+      const homeless = [...response.querySelectorAll("[hx-swap-oob]")].filter((node) => !document.getElementById(node.id));
+      if (homeless.length) {
+        homeless.forEach((node) => node.remove());
+        event.detail.serverResponse = response.body.innerHTML;
+      }
+      if (!event.detail.shouldSwap) return;
       form.querySelectorAll(".field-errors:not(:empty)").forEach((box) => {
         box.replaceChildren();
         box.removeAttribute("role");

@@ -21,8 +21,9 @@
   function valueCount(row) {
     var key = row.querySelector(".axis-key select").value;
     if (!key) return null;
-    var chosen = row.querySelector(".axis-choices select");
-    if (!row.querySelector(".axis-choices").hidden) return chosen.selectedOptions.length;
+    if (!row.querySelector(".axis-choices").hidden) {
+      return row.querySelectorAll(".axis-choices input[type=checkbox]:checked").length;
+    }
     var typed = row.querySelector(".axis-values input").value;
     if (typed.trim()) {
       var items = typed.match(ITEM) || [];
@@ -49,11 +50,21 @@
 
   function fillChoices(row, choices, units, keepSelected) {
     var key = row.querySelector(".axis-key select").value;
-    var select = row.querySelector(".axis-choices select");
+    var fieldset = row.querySelector(".axis-choices");
+    var list = fieldset.querySelector("[data-choice-list]");
     var options = choices[key];
     if (!keepSelected) {
-      select.innerHTML = "";
-      (options || []).forEach(function (pair) { select.add(new Option(pair[1], pair[0])); });
+      list.textContent = "";
+      (options || []).forEach(function (pair) {
+        var label = document.createElement("label");
+        label.className = "choice";
+        var box = document.createElement("input");
+        box.type = "checkbox";
+        box.name = fieldset.dataset.name;
+        box.value = pair[0];
+        label.append(box, " " + pair[1]);
+        list.append(label);
+      });
     }
     var hasChoices = Boolean(options && options.length);
     row.querySelector(".axis-choices").hidden = !hasChoices;

@@ -35,6 +35,8 @@ MAX_AXIS_VALUES = 100_000
 MAX_AXES = 20
 MAX_OBJECTIVES = 6
 GOALS = ("minimise", "maximise")
+GOAL_SYNONYMS = {"min": "minimise", "max": "maximise", "minimize": "minimise", "maximize": "maximise"}
+"""Other words of the contract for a goal (scenario-format spec: "min and max accepted too")."""
 SWEEP_KEYS = ("name", "base", "base_file", "axes", "constraints", "objectives")
 
 
@@ -313,11 +315,12 @@ def _read_objectives(value: Any, errors: list[FieldError]) -> tuple[Objective, .
         for key in unknown:
             errors.append(FieldError(join_path(path, str(key)), "unknown key; expected key or goal"))
         key, goal = item.get("key"), item.get("goal", "minimise")
+        goal = GOAL_SYNONYMS.get(goal, goal) if isinstance(goal, str) else goal
         problem = "is required" if key is None else "must be text" if not isinstance(key, str) else plan_key_problem(key)
         if problem:
             errors.append(FieldError(join_path(path, "key"), problem))
         if goal not in GOALS:
-            errors.append(FieldError(join_path(path, "goal"), f"must be one of: {', '.join(GOALS)}"))
+            errors.append(FieldError(join_path(path, "goal"), f"must be one of: {', '.join(GOALS)} (or min, max)"))
         if problem or unknown or goal not in GOALS:
             continue
         if any(objective.key == key for objective in objectives):

@@ -79,7 +79,7 @@ def test_the_page_offers_the_scenarios_fields_in_words_with_defaults(client, sce
     assert '<optgroup label="Compute fabric (GPU back-end)">' in page
     assert '<option value="racks.power_budget_kw">Power budget (kW)</option>' in page
     # A catalog field chooses among parts by name; the scenario's own system is chosen.
-    assert 'value="dgx-h100" selected>NVIDIA DGX H100' in page
+    assert 'value="dgx-h100" checked> NVIDIA DGX H100' in page, "ticked in a list of checkboxes"
     assert '<option value="cost.tco_usd" selected>TCO (USD)</option>' in page
     assert '<option value="power.facility_kw" selected>Facility power (kW)</option>' in page
     assert f'href="/scenarios/{scenario.pk}/sweep/"' in client.get(f"/scenarios/{scenario.pk}/").content.decode()
@@ -200,6 +200,9 @@ def test_the_result_shows_counts_refusals_scatter_tables_and_best(client, scenar
     assert front_trace["name"] == "Pareto front"
     assert sorted(front_trace["customdata"]) == sorted(design["design"] for design in result["front"])
     assert chart["layout"]["xaxis"]["title"]["text"] == "TCO (USD)"
+    # The constraint on the plotted facility power is a line across the chart at its maximum.
+    assert [(shape["y0"], shape["y1"]) for shape in chart["layout"]["shapes"]] == [(1000, 1000)]
+    assert chart["layout"]["annotations"][0]["text"] == "max 1,000"
     assert "Compute fabric (GPU back-end) › Topology: Fat tree" in "".join(front_trace["text"]) + "".join(
         chart["data"][0]["text"])
     assert '<button type="button" class="sort" data-column="1" data-numeric="1">Compute › GPUs</button>' in page
@@ -263,3 +266,16 @@ def test_junk_is_a_400_by_field_never_a_500(client, scenario, junk):
     response = client.post(url(scenario), form_data(**junk))
     assert response.status_code == 400
     assert 'id="error-summary"' in response.content.decode()
+
+
+def test_equal_designs_are_one_point_with_their_count():
+    from sweeps.page import SweepResultView
+
+    figures = {"cost.tco_usd": 10.0, "power.facility_kw": 5.0}
+    front = [{"design": number, "values": {}, "figures": dict(figures)} for number in (3, 7)]
+    result = {"axes": {}, "objectives": [{"key": "cost.tco_usd", "goal": "minimise"},
+                                         {"key": "power.facility_kw", "goal": "minimise"}],
+              "front": front, "feasible_designs": front, "designs": 2, "feasible": 2, "refusals": [], "best": []}
+    trace = SweepResultView(result, {}).scatter()["data"][1]
+    assert trace["x"] == [10.0] and trace["customdata"] == [3]
+    assert "2 designs with these figures: 3, 7" in trace["text"][0]

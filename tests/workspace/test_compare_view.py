@@ -68,12 +68,18 @@ def test_the_user_picks_the_reference(ada_client, user, pilot_and_cluster):
     assert [s.name for s in response.context["chosen"]] == ["Cluster", "Pilot", "Double pilot"]
     assert response.context["reference"] == 1
     gpus = rows_of(response)["Totals", "GPUs"]
-    assert [cell.change for cell in gpus] == ["+7,900.0 %", "", "+100.0 %"]
+    # The table shows the reference first, then the others in the order chosen.
+    assert [cell.change for cell in gpus] == ["", "+7,900.0 %", "+100.0 %"]
+    assert [column[0].name for column in response.context["columns"]] == ["Pilot", "Cluster", "Double pilot"]
     html = response.content.decode()
     # The reference is marked; every other column offers to become it, keeping the order.
     assert html.count('<span class="badge">reference</span>') == 1
     assert f"?ids={cluster.pk}&amp;ids={pilot.pk}&amp;ids={third.pk}&amp;ref={cluster.pk}" in html
     assert f"ref={pilot.pk}" in response.context["share_url"]
+    # On a phone, one scenario against the reference: the one focused comes second.
+    focused = ada_client.get(url + f"&focus={third.pk}")
+    assert [column[0].name for column in focused.context["columns"]] == ["Pilot", "Double pilot", "Cluster"]
+    assert [scenario.name for scenario, _ in focused.context["against"]] == ["Cluster", "Double pilot"]
     # A reference that is not among the chosen scenarios (or not a number) is the first.
     for ref in (str(user.pk + 999), "x"):
         response = ada_client.get(COMPARE + f"?ids={cluster.pk}&ids={pilot.pk}&ref={ref}")
@@ -93,7 +99,7 @@ def test_per_gpu_and_per_mw_rows(ada_client, pilot_and_cluster):
     # More GPUs in each MW is the better design; a lower capex per GPU too.
     per_mw = rows["Per MW", "GPUs per facility MW"][1]
     assert per_mw.direction == ("better" if per_mw.change.startswith("+") else "worse")
-    assert [title for title, _ in response.context["groups"]] == ["Totals", "Per GPU", "Per MW"]
+    assert [title for title, _ in response.context["groups"]] == ["Totals", "Per GPU", "Per MW", "Performance"]
 
 
 def test_bom_and_fabric_differences_to_the_reference(ada_client, pilot_and_cluster):
@@ -187,3 +193,14 @@ def test_the_phases_of_one_scenario_are_compared_side_by_side(ada_client, user):
     response = ada_client.get(reverse("workspace:scenario-compare-phases", args=[single.pk]))
     assert response.status_code == 302 and f"ids={single.pk}" in response["Location"]
     assert ada_client.get(url + "?ref=x").status_code == 200
+
+
+def test_a_performance_row_and_usd_in_the_bom_diff(ada_client, pilot_and_cluster):
+    pilot, cluster = pilot_and_cluster
+    response = ada_client.get(COMPARE + f"?ids={pilot.pk}&ids={cluster.pk}")
+    rows = rows_of(response)
+    plan = plan_document(pilot.document).to_dict()
+    pflops = plan["compute"]["gpus"] * plan["cost"]["usd_per_gpu_hour"] / plan["cost"]["usd_per_pflop_hour"]
+    assert rows["Performance", "Dense compute"][0].text == f"{pflops:,.0f}"
+    assert ("Performance", "Capex per dense PFLOPS") in rows
+    assert "Δ USD" in response.content.decode()

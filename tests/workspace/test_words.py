@@ -60,3 +60,22 @@ def test_a_scenario_path_in_the_plan_is_shown_as_its_fields_words():
     assert label("racks.usable_u") == "Racks › Usable (U)"
     assert format_value({"racks.cooling": 4}) == "Racks › Cooling: 4"
     assert format_value("nvidia.com") == "nvidia.com", "a name with a dot is no path"
+
+
+def test_an_error_path_in_words():
+    from workspace.dashboard.plan_text import error_path_words
+
+    assert error_path_words("racks.power_budget_kw") == "Racks › Power budget (kW)"
+    assert error_path_words("pools[0].inference.kv_bytes_per_token") == "Pools 1 › Inference › KV bytes per token"
+    assert error_path_words("document") == "The scenario"
+
+
+def test_shares_are_shown_in_percent():
+    from workspace.dashboard.plan_text import shown_value
+    from workspace.words import is_share, percent_words
+
+    assert shown_value("goodput", 0.982, {}) == "98.2 %"
+    assert shown_value("checkpoint_write_share", 0.05, {}) == "5 %"
+    assert shown_value("oversubscription", 0.5, {}) == "0.5"
+    assert is_share("memory_overhead_fraction") and not is_share("pue")
+    assert percent_words(0.000349) == "0.035 %"

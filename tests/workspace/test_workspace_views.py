@@ -318,8 +318,9 @@ def test_import_of_a_bad_document_names_the_field(ada_client):
 
 
 def test_clone_rename_and_delete(ada_client, scenario):
-    ada_client.post(reverse("workspace:scenario-clone", args=[scenario.pk]))
+    response = ada_client.post(reverse("workspace:scenario-clone", args=[scenario.pk]))
     copy = Scenario.objects.get(name="Small H100 (copy)")
+    assert response["Location"] == reverse("workspace:scenario-edit", args=[copy.pk]), "the clone opens"
     assert copy.document["compute"] == SMALL["compute"]
     response = ada_client.post(
         reverse("workspace:scenario-rename", args=[copy.pk]),

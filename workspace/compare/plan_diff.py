@@ -18,10 +18,18 @@ class BomChange:
     length_m: float | None
     old_quantity: int
     new_quantity: int
+    old_usd: float = 0.0
+    new_usd: float = 0.0
+    """The lines' extended prices (spares included), in the reference and in this plan."""
 
     @property
     def delta(self) -> int:
         return self.new_quantity - self.old_quantity
+
+    @property
+    def delta_usd_text(self) -> str:
+        """The difference in USD as the page prints it ("+1,234,500")."""
+        return f"{self.new_usd - self.old_usd:+,.0f}"
 
     @property
     def texts(self) -> tuple[str, str, str]:
@@ -52,15 +60,15 @@ def _bom_key(line: dict) -> tuple:
     return line.get("category", ""), line.get("sku", ""), line.get("length_m")
 
 
-def _bom_quantities(plan: dict) -> dict[tuple, tuple[int, dict]]:
-    """Each BOM line's ordered quantity (spares included) and the line, by category, part and
-    length (a cable of another length is another line)."""
-    lines: dict[tuple, tuple[int, dict]] = {}
+def _bom_quantities(plan: dict) -> dict[tuple, tuple[int, dict, float]]:
+    """Each BOM line's ordered quantity (spares included), the line and its extended price
+    [USD], by category, part and length (a cable of another length is another line)."""
+    lines: dict[tuple, tuple[int, dict, float]] = {}
     for line in plan.get("bom") or ():
         key = _bom_key(line)
         quantity = (line.get("quantity") or 0) + (line.get("spares") or 0)
-        previous = lines.get(key, (0, line))[0]
-        lines[key] = (previous + quantity, line)
+        previous, _, usd = lines.get(key, (0, line, 0.0))
+        lines[key] = (previous + quantity, line, usd + (line.get("extended_price_usd") or 0))
     return lines
 
 
@@ -70,14 +78,15 @@ def bom_changes(reference: dict, other: dict) -> list[BomChange]:
     before, after = _bom_quantities(reference), _bom_quantities(other)
     changes = []
     for key in [*before, *(key for key in after if key not in before)]:
-        old_quantity, old_line = before.get(key, (0, None))
-        new_quantity, new_line = after.get(key, (0, None))
+        old_quantity, old_line, old_usd = before.get(key, (0, None, 0.0))
+        new_quantity, new_line, new_usd = after.get(key, (0, None, 0.0))
         if old_quantity == new_quantity and (old_line is None) == (new_line is None):
             continue
         kind = ADDED if old_line is None else REMOVED if new_line is None else CHANGED
         line = new_line or old_line
         changes.append(
-            BomChange(kind, key[0], key[1], line.get("description", ""), key[2], old_quantity, new_quantity)
+            BomChange(kind, key[0], key[1], line.get("description", ""), key[2], old_quantity, new_quantity,
+                      old_usd, new_usd)
         )
     return changes
 

@@ -15,6 +15,7 @@ from planner.selectors import scenario_list as scenarios_of
 from planner.services import revision_catalog
 from planner.solver.phases import phase_document
 from planner.solver.scenario import read_scenario
+from workspace.compare.performance import performance_group
 from workspace.compare.plan_diff import bom_changes, fabric_changes
 from workspace.forms import MAX_COMPARED, MIN_COMPARED, parse_compared_ids
 from workspace.plots import figures as plots
@@ -73,14 +74,23 @@ def scenario_compare(request):
         context.update(_compared(
             chosen, [plan.to_dict() if plan else None for plan, _ in planned], [errors for _, errors in planned],
             reference, [_compare_url(chosen_ids, scenario.pk) for scenario in chosen],
+            _reference_index(request.GET.get("focus"), chosen_ids) if request.GET.get("focus") else None,
+            reference_first=True,
         ))
+        context["against"] = [
+            (scenario, _compare_url(chosen_ids, chosen_ids[reference]) + f"&focus={scenario.pk}")
+            for index, scenario in enumerate(chosen) if index != reference
+        ]
         context["share_url"] = request.build_absolute_uri(
             _compare_url(chosen_ids, chosen_ids[reference] if reference else None)
         )
     return render(request, "planner/scenario_compare.html", context)
 
 
-def _compared(columns: list, plans: list, failures: list, reference: int, reference_urls: list[str]) -> dict:
+def _compared(
+    columns: list, plans: list, failures: list, reference: int, reference_urls: list[str], focus: int | None = None,
+    *, reference_first: bool = False,
+) -> dict:
     """The comparison of plans side by side: figures by group, charts, and what each changes in
     the reference's BOM and fabrics. `columns`: what each plan is of (a `name` and a `pk`)."""
     by_key = [compared_figures(plan) for plan in plans]
@@ -94,10 +104,23 @@ def _compared(columns: list, plans: list, failures: list, reference: int, refere
             column, bom[:MAX_BOM_CHANGES_SHOWN], max(0, len(bom) - MAX_BOM_CHANGES_SHOWN),
             fabric_changes(plans[reference], plan),
         ))
+    groups = compare_groups(plans, reference)
+    performance = performance_group(plans, reference)
+    if performance:
+        groups.append(performance)
+    # Scenarios: the reference first, then the one a phone shows against it (`focus`), then
+    # the others. Phases keep their order in time.
+    order = list(range(len(plans)))
+    if reference_first:
+        order = [reference, *(index for index in order if index != reference)]
+    if focus in order[2:]:
+        order.remove(focus)
+        order.insert(1, focus)
     return {
-        "groups": compare_groups(plans, reference),
-        "columns": [(column, index == reference, url) for index, (column, url) in enumerate(zip(columns, reference_urls))],
-        "failures": failures,
+        "groups": [(title, [(label, unit, [cells[index] for index in order]) for label, unit, cells in rows])
+                   for title, rows in groups],
+        "columns": [(columns[index], index == reference, reference_urls[index]) for index in order],
+        "failures": [failures[index] for index in order],
         "diffs": diffs,
         "charts": charts,
         "chart_map": {f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)},

@@ -10,7 +10,16 @@ import re
 from typing import Any
 
 from planner.solver.scenario import ScenarioSpec
-from workspace.words import PHRASES, WORDS, choice_label, is_key, segment_words, words_of
+from workspace.words import (
+    PHRASES,
+    WORDS,
+    choice_label,
+    is_key,
+    is_share,
+    percent_words,
+    segment_words,
+    words_of,
+)
 
 SCENARIO_SECTIONS = {item.name for item in dataclasses.fields(ScenarioSpec)}
 """First parts of the scenario paths a plan names (`limited_by: racks.power_budget_kw`)."""
@@ -186,8 +195,10 @@ def short_name(name: str) -> str:
 
 
 def shown_value(key: str, value: Any, names: dict[str, str]) -> str:
-    """How the page shows a plan value under `key`."""
+    """How the page shows a plan value under `key`: a share in percent."""
     if type(value) in (int, float):
+        if is_share(key) and -1 <= value <= 1:
+            return percent_words(value)
         return format_value(value)
     if isinstance(value, str):
         if key in CODE_KEYS:
@@ -266,3 +277,45 @@ def fabric_title(name: str) -> str:
     if name.startswith("compute-"):
         return f"Compute ({name.removeprefix('compute-')})"
     return words_of(name)
+
+
+INDEXED_PART = re.compile(r"([a-z][a-z0-9_]*)\[(\d+)\]")
+
+
+def error_path_words(path: str) -> str:
+    """An error's path in words: `pools[0].inference.kv_bytes_per_token` -> "Pools 1 ›
+    Inference › KV bytes per token"; `document` (the whole) -> "The scenario"."""
+    if path in ("document", "__all__", "non_field_errors", ""):
+        return "The scenario"
+    parts = path.split(".")
+    shown = []
+    for position, part in enumerate(parts):
+        indexed = INDEXED_PART.fullmatch(part)
+        if indexed:
+            shown.append(f"{words_of(indexed.group(1))} {int(indexed.group(2)) + 1}")
+        elif position == len(parts) - 1 and is_key(part) or part.isalpha() and part.islower():
+            shown.append(label(part) if position == len(parts) - 1 else words_of(part))
+        else:
+            shown.append(part)
+    return " › ".join(shown)
+
+
+def error_lines(errors: dict[str, list[str]], names: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """Errors by path as (where, message) lines in words; the paths stay dotted in the API."""
+    return [
+        (error_path_words(path), with_part_names(message, names or {}))
+        for path, messages in errors.items()
+        for message in messages
+    ]
+
+
+def join_indexes(path: str) -> str:
+    """A path whose list items are parts of their own (`storage.tiers.1.system`, as a document
+    diff writes them) with its indexes in brackets: `storage.tiers[1].system`."""
+    joined: list[str] = []
+    for part in path.split("."):
+        if part.isdigit() and joined:
+            joined[-1] = f"{joined[-1]}[{part}]"
+        else:
+            joined.append(part)
+    return ".".join(joined)

@@ -196,6 +196,17 @@ class ScenarioEditor:
 
     # -- what the form holds
 
+    @property
+    def is_site(self) -> bool:
+        """A site of pools (`pools:`) rather than one cluster (`compute:`): the form shows one
+        of the two, with the switch between them."""
+        return bool(self.document.get("pools")) and "compute" not in self.document
+
+    @property
+    def pool_count(self) -> int:
+        pools = self.document.get("pools")
+        return len(pools) if isinstance(pools, list) else 0
+
     def all_row_lists(self):
         """Every list of the form, a list inside a row after the row's."""
 

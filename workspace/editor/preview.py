@@ -4,12 +4,14 @@ people explore. Translation only: the plan's figures and the figure builders are
 they are."""
 
 import copy
+import dataclasses
 import math
 from dataclasses import dataclass
 
 from planner.key_figures import KeyFigure, format_figure, key_figures
 from planner.solver.warning_groups import WarningGroup, group_warnings
 from power.plots import power_flow_figure
+from workspace.dashboard.plan_text import with_part_names
 from workspace.plots import figures as plots
 
 MINUS = "\u2212"
@@ -123,8 +125,12 @@ class PreviewWarnings:
     total: int
 
 
-def preview_warnings(warnings) -> PreviewWarnings:
-    groups = group_warnings(list(warnings or ()))
+def preview_warnings(warnings, names: dict[str, str] | None = None) -> PreviewWarnings:
+    """The plan's warnings grouped, in words: parts by their names, scenario paths as fields."""
+    groups = [
+        dataclasses.replace(group, message=with_part_names(group.message, names or {}))
+        for group in group_warnings(list(warnings or ()))
+    ]
     shown, hidden = groups[:MAX_WARNING_LINES], groups[MAX_WARNING_LINES:]
     return PreviewWarnings(
         shown, len(hidden), sum(group.count for group in hidden), sum(g.count for g in groups)

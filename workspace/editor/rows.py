@@ -16,7 +16,7 @@ from workspace.editor.choices import help_in_form, part_attribute
 from workspace.editor.fields import EditorField, ListField, item_fields
 from workspace.editor.labels import humanize, in_sentence
 from workspace.editor.paths import dom_id, general_path, path_get
-from workspace.words import in_words
+from workspace.words import in_words, words_of
 
 NEW_ROW = "NEWROW{depth}"
 """The index of a list's blank row, copied by the page's script (`NEWROW0`, then `NEWROW1` for a
@@ -108,6 +108,26 @@ Fill = Callable[[EditorField, Any], None]
 MISSING = object()
 
 
+FOLD_FIELDS = 16
+"""Items with more inputs than this fold to one summary line, opened on demand."""
+
+
+@dataclass
+class RowPart:
+    key: str
+    title: str
+    anchor: str
+    fields: list[EditorField] = field(default_factory=list)
+
+    @property
+    def has_value(self) -> bool:
+        return any(item.value or item.checked or item.selected for item in self.fields)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(item.errors for item in self.fields)
+
+
 @dataclass
 class EditorRow:
     """One item of a list: its inputs, its own lists, and where it was in the document posted."""
@@ -128,6 +148,58 @@ class EditorRow:
     @property
     def path(self) -> str:
         return f"{self.list_path}.{self.index}"
+
+    def _part(self, editor_field: EditorField) -> str:
+        """The optional part of the item a field belongs to (`workload` of
+        `pools.0.workload.days`), '' for the item's own fields."""
+        relative = editor_field.path.removeprefix(self.path + ".")
+        return relative.split(".", 1)[0] if "." in relative else ""
+
+    @property
+    def own_fields(self) -> list[EditorField]:
+        return [item for item in self.fields if not self._part(item)]
+
+    @property
+    def parts(self) -> list["RowPart"]:
+        """The item's optional parts (a pool's workload, inference, fabric), each folded until
+        it has a value or an error: left empty, the part is left out of the document."""
+        parts: dict[str, RowPart] = {}
+        for item in self.fields:
+            name = self._part(item)
+            if name:
+                parts.setdefault(name, RowPart(name, words_of(name), dom_id("part", f"{self.path}.{name}"))).fields.append(item)
+        return list(parts.values())
+
+    @property
+    def folds(self) -> bool:
+        """A long item (a pool: dozens of inputs) folds to its summary line."""
+        return len(self.fields) > FOLD_FIELDS
+
+    @property
+    def unfolded(self) -> bool:
+        return self.base == "" or self.has_errors
+
+    @property
+    def summary(self) -> str:
+        """The item in one line: name, system, size, fabric ("training · NVIDIA DGX H100 · 1,024
+        GPUs · QM9700 fat tree")."""
+        by_key = {item.path.removeprefix(self.path + "."): item for item in self.fields}
+        shown = []
+        for key in ("name", "system"):
+            item = by_key.get(key)
+            if item is not None and item.value:
+                shown.append(dict(item.choices).get(item.value, item.value).split(" — ")[0])
+        for key, unit in (("gpus", "GPUs"), ("nodes", "systems")):
+            item = by_key.get(key)
+            if item is not None and item.value:
+                shown.append(f"{item.value} {unit}")
+                break
+        fabric = by_key.get("fabric.switch")
+        if fabric is not None and fabric.value:
+            shown.append("own fabric: " + dict(fabric.choices).get(fabric.value, fabric.value).split(" — ")[0])
+        elif fabric is not None:
+            shown.append("on the site's compute fabric")
+        return " · ".join(shown)
 
     @property
     def title(self) -> str:
@@ -257,6 +329,23 @@ def nics_in_words(system_name: str, nics: Any) -> str:
     return f"{system_name} as in the catalog: {', '.join(ports)}."
 
 
+def nic_overrides_in_words(document: dict) -> list[str]:
+    """The NIC overrides of a scenario, one line per pool that has them: "compute: 2 × 200 Gb/s
+    storage (replacing the system's own)"; [] when no pool overrides its NICs."""
+    parts = [("", document.get("compute"))] if isinstance(document.get("compute"), dict) else []
+    parts += [(str(pool.get("name", "")), pool) for pool in document.get("pools") or () if isinstance(pool, dict)]
+    lines = []
+    for name, part in parts:
+        ports = []
+        for nic in part.get("nics") or ():
+            if isinstance(nic, dict) and isinstance(nic.get("count"), int) and isinstance(nic.get("gbps"), (int, float)):
+                role = nic.get("role", "")
+                ports.append(f"{nic['count']} × {nic['gbps']:,g} Gb/s {in_sentence(NIC_ROLES.get(role, str(role)))}")
+        if ports:
+            lines.append(f"{f'Pool {name}: ' if name else ''}{', '.join(ports)}, in place of the system's own")
+    return lines
+
+
 def list_names(path: str) -> tuple[str, str]:
     """(title, one item) of the list at `path`."""
     general = general_path(path)
@@ -283,6 +372,10 @@ def _row(spot: ListField, index: int | str, number: int, item: Any, catalog_kind
             editor_field.choices = [(value, words.get(value, text)) for value, text in editor_field.choices]
         value = path_get(values, relative, MISSING) if item is not MISSING else MISSING
         fill(editor_field, editor_field.default if value is MISSING else value)
+        if "." in relative and spot.item_class.__dataclass_fields__[relative.split(".")[0]].default is None:
+            # Inside a part the item may leave out (a pool's workload): required only once the
+            # part is given, which the save's errors then say; no star while it is optional.
+            editor_field.required = False
         if relative in SOURCE_FIELDS:
             row.source_fields.append(editor_field)
         else:

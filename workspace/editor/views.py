@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
 
 from catalog.rows import catalog_snapshot
 from core.solver.errors import DOCUMENT_PATH, ScenarioError
@@ -21,6 +20,7 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.documents import parse_document
+from workspace.dashboard.plan_text import part_names
 from workspace.editor.form import ScenarioEditor
 from workspace.editor.preview import (
     PREVIEW_CHARTS,
@@ -32,6 +32,9 @@ from workspace.editor.preview import (
     pue_of,
     slider_defaults,
 )
+from workspace.editor.site import SITE_ACTION, TO_POOLS, site_switched
+from workspace.examples import example_document, examples
+from workspace.http import require_post
 from workspace.views import plan_or_errors, posted_revision
 
 STARTER_SYSTEM = "dgx-h100"
@@ -79,6 +82,8 @@ def _editor_page(
     yaml_errors=None,
     conflict=None,
     status=200,
+    examples=(),
+    example_name="",
 ):
     plan, errors = (
         plan_or_errors(editor.document, editor.catalog) if not editor.has_errors else (None, {})
@@ -92,6 +97,8 @@ def _editor_page(
         "yaml_errors": yaml_errors or [],
         "conflict": conflict,
         "refused": status == 400,
+        "examples": examples,
+        "example_name": example_name,
         **_preview_context(plan, _saved_figures(scenario, base_revision), editor),
     }
     if errors:
@@ -112,8 +119,13 @@ def scenario_edit(request, pk):
 def _editor(request, scenario):
     catalog = catalog_snapshot()
     if request.method != "POST":
-        document = scenario.document if scenario else starter_document(catalog)
-        return _editor_page(request, ScenarioEditor(document, catalog), scenario)
+        example = None if scenario else example_document(request.GET.get("example", ""))
+        document = scenario.document if scenario else (example or starter_document(catalog))
+        return _editor_page(
+            request, ScenarioEditor(document, catalog), scenario,
+            examples=examples() if scenario is None and example is None else (),
+            example_name=example["name"] if example else "",
+        )
     yaml_text = None
     if request.POST.get("source") == "yaml":
         yaml_text = request.POST.get("document_yaml", "")
@@ -140,6 +152,12 @@ def _editor(request, scenario):
             document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
         except ScenarioError as error:
             return _unreadable_form(error)
+    site_action = request.POST.get(SITE_ACTION, "") if yaml_text is None else ""
+    if site_action:
+        # One cluster made a site of several pools, or back: the form again, not saved.
+        document = site_switched(document, site_action)
+        editor = ScenarioEditor(document, catalog, input_errors, focus="pools.0" if site_action == TO_POOLS else "")
+        return _editor_page(request, editor, scenario, base_revision=posted_revision(request.POST))
     action = ScenarioEditor.row_action(request.POST) if yaml_text is None else ""
     if action:
         # A row added or removed by a page without script: the form again, not saved.
@@ -191,7 +209,7 @@ def _editor(request, scenario):
 
 
 @login_required
-@require_POST
+@require_post
 def scenario_preview(request):
     """The preview of the posted form: key figures (with their change against the saved
     revision when the post names its scenario), charts, warnings, and every field's errors (out
@@ -210,7 +228,10 @@ def scenario_preview(request):
         document = ScenarioEditor.document_from_post(request.POST, catalog, input_errors)
     except ScenarioError as error:
         return _unreadable_form(error)
-    plan, errors = plan_or_errors(document, catalog) if not input_errors else (None, {})
+    # Every error the save would give: the fields' that do not read, and the plan's of the rest.
+    plan, errors = plan_or_errors(document, catalog)
+    if input_errors:
+        plan = None
     editor = ScenarioEditor(document, catalog, {**errors, **input_errors})
     saved = _saved_figures(scenario, posted_revision(request.POST)) if plan else None
     context = {**_preview_context(plan, saved, editor), "editor": editor, "oob": True}
@@ -230,7 +251,9 @@ def _preview_context(plan, saved: SavedFigures | None, editor) -> dict:
         "figures": preview_figures(data, saved.figures if saved else None) if data else [],
         "saved_revision": saved.number if saved else None,
         "preview_charts": preview_charts(data) if data else {},
-        "preview_warnings": preview_warnings(plan.warnings) if plan else None,
+        "preview_warnings": (
+            preview_warnings(plan.warnings, part_names(editor.catalog, data)) if plan else None
+        ),
         "preview_failed": plan is None,
         "plan_pue": pue,
         "pue_source": pue_source,

@@ -195,3 +195,9 @@ def test_more_designs_than_memory_holds_need_an_output_file():
     assert list(error.value.as_dict()) == ["output"]
     check_sweep_size(spec, scheduler=False, output=True)
     check_sweep_size(_spec_of(MAX_DESIGNS_IN_MEMORY), scheduler=False, output=False)
+
+
+@pytest.mark.parametrize(("word", "goal"), [("min", "minimise"), ("max", "maximise"), ("maximize", "maximise")])
+def test_the_contracts_short_goal_words_are_accepted(word, goal):
+    spec = read_sweep(sweep(objectives=[{"key": "cost.tco_usd", "goal": word}]))
+    assert spec.objectives[0].goal == goal

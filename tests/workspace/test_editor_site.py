@@ -1,0 +1,80 @@
+"""One cluster or a site of several pools in the form: the switch keeps every value, the form
+shows compute or pools, and a pool row folds to its summary line with optional parts."""
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from planner.models import Scenario
+from workspace.editor.form import ScenarioEditor
+from workspace.editor.site import document_as_cluster, document_as_site
+
+ONE = {"name": "One", "compute": {"system": "dgx-h100", "gpus": 64},
+       "inference": {"parameters_billion": 70}, "fabrics": {"compute": {"switch": "qm9700"}}}
+
+
+@pytest.fixture
+def ada_client(client, user):
+    client.force_login(user)
+    return client
+
+
+def test_compute_becomes_the_first_pool_and_back():
+    site = document_as_site(ONE)
+    assert "compute" not in site and "inference" not in site
+    assert site["pools"] == [{"name": "compute", "system": "dgx-h100", "gpus": 64, "inference": {"parameters_billion": 70}}]
+    assert document_as_cluster(site) == ONE
+    two = {**site, "pools": [*site["pools"], {"name": "b", "system": "hgx-a100", "gpus": 8}]}
+    assert document_as_cluster(two) == two, "only a site of one pool turns back"
+
+
+def test_the_form_offers_the_switch_and_shows_compute_or_pools(ada_client):
+    html = ada_client.get(reverse("workspace:scenario-new")).content.decode()
+    assert 'name="site_action" value="pools"' in html
+    assert 'name="pools.0.system"' not in html and 'value="pools">' not in html.split('name="site_action"')[0][-200:]
+    data = {"document": json.dumps({"name": "S", "compute": {"system": "dgx-h100", "gpus": 64}}),
+            "base_revision": "0", "name": "S", "compute.system": "dgx-h100", "compute.gpus": "64",
+            "site_action": "pools"}
+    response = ada_client.post(reverse("workspace:scenario-new"), data)
+    assert response.status_code == 200 and not Scenario.objects.exists()
+    html = response.content.decode()
+    assert 'name="compute.system"' not in html
+    assert 'name="pools.0.system"' in html and "Make it one cluster again" in html
+    assert re.search(r'name="row_add" value="pools"[^>]* autofocus', html)
+
+
+def test_a_site_saves_without_a_compute_section(ada_client):
+    document = {"name": "S", "pools": [{"name": "compute", "system": "dgx-h100", "gpus": 64}]}
+    data = {"document": json.dumps(document), "base_revision": "0", "name": "S", "pools": "rows",
+            "pools.0.__base": "0", "pools.0.name": "compute", "pools.0.system": "dgx-h100", "pools.0.gpus": "64"}
+    response = ada_client.post(reverse("workspace:scenario-new"), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert Scenario.objects.get().document["pools"][0]["system"] == "dgx-h100"
+    assert "compute" not in Scenario.objects.get().document
+
+
+def test_a_pool_row_folds_to_its_summary_without_false_required_marks(catalog):
+    document = {"name": "S", "pools": [{"name": "training", "system": "dgx-h100", "gpus": 1024}]}
+    editor = ScenarioEditor(document, catalog)
+    pools = next(rows for rows in editor.all_row_lists() if rows.path == "pools")
+    row = pools.rows[0]
+    assert row.folds and not row.unfolded
+    assert row.summary.startswith("training · NVIDIA DGX H100 · 1024 GPUs")
+    assert {part.key for part in row.parts} >= {"workload", "inference", "fabric"}
+    assert not any(field.required for part in row.parts for field in part.fields)
+
+
+def test_the_preview_lists_every_error_the_save_would(ada_client):
+    from tests.workspace.test_editor_page import editor_post
+
+    fields = {"name": "Typed", "compute__system": "dgx-h100", "compute__gpus": "lots",
+              "racks__power_budget_kw": "-5"}
+    preview = ada_client.post(reverse("workspace:scenario-preview"), editor_post(**fields)).content.decode()
+    save = ada_client.post(reverse("workspace:scenario-new"), editor_post(**fields))
+    assert save.status_code == 400
+    said = [link.message for link in save.context["editor"].error_summary()]
+    assert len(said) >= 2
+    for message in said:
+        assert message in preview
