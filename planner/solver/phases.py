@@ -141,9 +141,11 @@ def plan_phases(
     own_systems = {pool.name: pool.system for pool in scenario_pools(scenario)}
     if scenario.growth == "final":
         check_fits_final_racks(plans, scenario, own_systems)
-        changed = [bool(changed_systems(phase, own_systems)) for phase in scenario.phases]
-        boms = filled_in_boms(plans, catalog, scenario, changed)
-        racks = [filled_in_racks(plan, final, own) for plan, own in zip(plans, changed, strict=True)]
+        retired = {name for phase in scenario.phases for name, size in phase.pools.items() if size.retire}
+        own_pools = [frozenset(changed_systems(phase, own_systems)) | (retired & set(phase.pools))
+                     for phase in scenario.phases]
+        boms = filled_in_boms(plans, catalog, scenario, [bool(pools) for pools in own_pools])
+        racks = [filled_in_racks(plan, final, pools) for plan, pools in zip(plans, own_pools, strict=True)]
         early_kw = [installed_early_kw(plan, final, catalog) for plan in plans]
     else:
         boms = [plan.bom for plan in plans]
@@ -271,9 +273,9 @@ def filled_in_boms(
     """growth: final: each phase's bill of materials as bought so far: the final design's shared
     parts in full; its node-bound parts (`node_bound_counts`): systems and leaves as the phase's
     own design counts them (at most the final design's), cables and optics at ceil(final
-    quantity x nodes_k / final nodes). A phase whose pools run another system than the final
-    design's (`own_node_parts`) has its own design's node-bound parts instead: the next phase
-    on the final system removes them. The last phase's is the final design's own."""
+    quantity x nodes_k / final nodes). A phase with a pool on another system than the final
+    design's, or one retired before the last phase (`own_node_parts`), has its own design's
+    node-bound parts instead: the phase that changes or retires the pool removes them. The last phase's is the final design's own."""
     final = plans[-1]
     node_bound = _summed(node_bound_counts(final))
     shared = _summed([PartCount(line.category, line.sku, line.quantity - line.spares, line.length_m)
@@ -309,22 +311,29 @@ def _summed(counts: list[PartCount]) -> dict[tuple[str, str, float | None], int]
     return totals
 
 
-def filled_in_racks(plan: "Plan", final: "Plan", own_compute_racks: bool = False) -> int:
+def filled_in_racks(plan: "Plan", final: "Plan", own_pools: frozenset[str] = frozenset()) -> int:
     """The final floor filled in: the compute racks each pool's nodes fill at the final design's
     systems a rack (all the racks of a system that spans several), and every network, storage and
-    management rack. A phase on another system than the final's (`own_compute_racks`) fills its
-    own design's compute racks (within the final floor's: `phase_checks.check_fits_final_racks`)."""
-    if own_compute_racks:
-        return plan.racks.compute + final.racks.total - final.racks.compute
-    if len(final.pools or ()) > 1:
-        built = plan.pools or {}
-        pools = [(built[name].compute.total_nodes if name in built else 0, pool.racks)
-                 for name, pool in final.pools.items()]
-    else:
-        pools = [(plan.compute.total_nodes, final.racks)]
-    compute = sum(min(math.ceil(nodes / racks.nodes_per_rack) * racks.racks_per_node, racks.compute)
-                  for nodes, racks in pools)
+    management rack. A pool in `own_pools` (on another system than the final's, or retired before
+    the last phase) fills its own design's compute racks (for another system, within the final
+    floor's: `phase_checks.check_fits_final_racks`)."""
+    final_pools = _pool_racks(final)
+    compute = 0
+    for name, (nodes, racks) in _pool_racks(plan).items():
+        if name in own_pools or name not in final_pools:
+            compute += racks.compute
+        else:
+            laid_out = final_pools[name][1]
+            compute += min(math.ceil(nodes / laid_out.nodes_per_rack) * laid_out.racks_per_node, laid_out.compute)
     return compute + final.racks.total - final.racks.compute
+
+
+def _pool_racks(plan: "Plan") -> dict:
+    """Each pool's (nodes, racks) in `plan`; a one-pool plan's are the plan's own."""
+    if plan.pools and len(plan.pools) > 1:
+        return {name: (pool.compute.total_nodes, pool.racks) for name, pool in plan.pools.items()}
+    name = next(iter(plan.pools)) if plan.pools else SHORTHAND_POOL
+    return {name: (plan.compute.total_nodes, plan.racks)}
 
 
 def bom_changes(before: tuple[BomLine, ...], after: tuple[BomLine, ...]) -> tuple[BomChange, ...]:

@@ -187,3 +187,20 @@ def test_the_phases_of_one_scenario_are_compared_side_by_side(ada_client, user):
     response = ada_client.get(reverse("workspace:scenario-compare-phases", args=[single.pk]))
     assert response.status_code == 302 and f"ids={single.pk}" in response["Location"]
     assert ada_client.get(url + "?ref=x").status_code == 200
+
+
+@pytest.mark.parametrize("example", ["three-phase-expansion.yaml", "slurm-cluster-128-to-10k.yaml"])
+def test_the_phase_comparison_shows_the_racks_and_capex_the_plan_gives_each_phase(ada_client, user, example):
+    """One source for a phase's figures (planner.key_figures.phase_figures): the comparison's
+    racks, power and capex of each phase are the site plan's phases[k] (as the API returns them),
+    not those of the phase planned as a design of its own (under growth: final the floor of the
+    last phase filled in; capex what the site has cost by the phase's end)."""
+    document = yaml.safe_load((EXAMPLES / example).read_text())
+    phased = scenario_create(owner=user, document=document)
+    api = ada_client.get(f"/api/v1/scenarios/{phased.pk}/plan/")
+    plan = api.json() if api.status_code == 200 else plan_document(document).to_dict()
+    rows = rows_of(ada_client.get(reverse("workspace:scenario-compare-phases", args=[phased.pk])))
+    assert [cell.text for cell in rows["Totals", "Racks"]] == [f"{phase['racks']:,}" for phase in plan["phases"]]
+    assert [cell.text for cell in rows["Totals", "Capex"]] == [
+        compared_figures({"cost": {"capex_usd": phase["cumulative_capex_usd"]}})["capex_usd"].text
+        for phase in plan["phases"]]
