@@ -368,14 +368,16 @@ def recabled_link_count(before: "Plan | None", after: "Plan") -> int:
     tiers), every link of `before` moves: the leaves' ports are split anew between nodes and
     uplinks. When only the switches of a tier above the leaves change, every switch-to-switch
     link of `before` moves (each leaf's uplinks are striped over the spines anew). Otherwise
-    the links in place stay, and the new ones are only added.
+    the links in place stay, and the new ones are only added. A fabric whose switches change
+    model (100G RoCE becoming NDR InfiniBand) is replaced, not re-cabled: its old links are
+    retired with their switches (the phase's `removed`) and the new ones bought.
     """
     if before is None:
         return 0
     moved = 0
     for name, old in (before.fabrics or {}).items():
         new = (after.fabrics or {}).get(name)
-        if new is None:
+        if new is None or {tier.switch for tier in old.tiers} != {tier.switch for tier in new.tiers}:
             continue
         roles = {tier.role for tier in old.tiers}
         if len(old.tiers) != len(new.tiers):

@@ -212,9 +212,11 @@ def test_the_slurm_cluster_grows_from_one_to_three_tiers(catalog):
     assert phases[0]["fabric_tiers"] == {"leaf": 24, "spine": 12}
     assert phases[1]["fabric_tiers"] == {"leaf": 64, "spine": 32}
     assert set(phases[2]["fabric_tiers"]) == {"leaf", "spine", "core"} and phases[2]["fabric_tiers"]["leaf"] == 320
-    # Growing the spine tier re-stripes every leaf uplink of the phase before: at least the
-    # compute fabric's 24 x 24 = 576; a third tier moves every link of the phase before.
-    assert phases[1]["recabled_links"] >= 576
+    # The RoCE fabric is replaced, not re-cabled (its 24 x 24 = 576 leaf uplinks leave with its
+    # switches, in `removed`): phase 1 re-cables only the site fabrics' links. A third tier moves
+    # every link of the phase before.
+    assert phases[1]["recabled_links"] < 576
+    assert any(change["sku"] == "sn4600c" for change in phases[1]["removed"])
     assert phases[2]["recabled_links"] >= 256 * 8 + 64 * 32
     assert all(later["capex_usd"] > 0 for later in phases)
 
