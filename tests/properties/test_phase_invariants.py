@@ -77,7 +77,7 @@ def quantities(lines) -> Counter:
 @given(phased_sites())
 def test_phase_changes_accumulate_to_the_installed_parts_and_the_bom_adds_up(document):
     # Sizes drawn below an earlier phase's on the same system are refused (400): rejected.
-    plan, catalog = plan_or_reject(document)
+    plan, _ = plan_or_reject(document)
     assert sum(line.extended_price_usd for line in plan.bom) == pytest.approx(plan.cost.bom_total_usd, abs=0.01)
     assert plan.cost.capex_usd == pytest.approx(sum(phase.capex_usd for phase in plan.phases))
     scenario = read_scenario(document)
