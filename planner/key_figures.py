@@ -184,6 +184,40 @@ def compare_figures(
     return [row for _, rows in compare_groups(plans, reference) for row in rows]
 
 
+PHASE_FIGURES = {
+    "gpus": "compute.gpus",
+    "nodes": "compute.total_nodes",
+    "racks": "racks.total",
+    "it_kw": "power.it_kw",
+    "facility_kw": "power.facility_kw",
+    "cumulative_capex_usd": "cost.capex_usd",
+}
+"""A phase's figures (planner.solver.phases.PhaseResult keys) and the plan key each stands for
+when a phase is shown as a plan of its own: the site as built by the end of the phase (its
+capex: everything paid up to and with the phase)."""
+
+
+def phase_figures(plan: dict, index: int) -> dict[str, float]:
+    """Phase `index`'s figures as the site's plan gives them: GPUs, nodes, racks, IT and
+    facility kW, what it buys (`capex_usd`) and what the site has cost by its end
+    (`cumulative_capex_usd`). The dashboard's timeline, the phase comparison and the API's
+    `phases[]` all read a phase here, so they cannot disagree (a phase planned on its own would
+    count the racks and capex of a design built at once, not of the site filled in)."""
+    phase = plan["phases"][index]
+    return {key: phase[key] for key in [*PHASE_FIGURES, "capex_usd"]}
+
+
+def phase_as_plan(own: dict, site: dict, index: int) -> dict:
+    """The plan of phase `index` on its own (`own`, for its fabrics, BOM and ratios) with the
+    figures the site's plan gives the phase (`phase_figures`) at the plan keys they stand for."""
+    phase_plan = {**own}
+    figures = phase_figures(site, index)
+    for key, path in PHASE_FIGURES.items():
+        section, name = path.split(".")
+        phase_plan[section] = {**(phase_plan.get(section) or {}), name: figures[key]}
+    return phase_plan
+
+
 STORED_FIGURES = ["gpus", "racks", "it_mw", "facility_mw", "capex_usd", "usd_per_gpu_hour"]
 """The figures kept with each saved revision, for the scenario list (which never plans)."""
 

@@ -39,4 +39,8 @@ class PhaseResult:
     opex_by_category_usd_per_year: dict[str, float]
     added: tuple[BomChange, ...]
     removed: tuple[BomChange, ...]
+    """Parts retired in this phase (negative quantities): a retired pool, a pool's old system or
+    fabric, a storage tier's old system, lines a smaller design used."""
     recabled_links: int
+    salvage_usd: float = 0.0
+    """Credit for the removed parts (salvage_share x their price), taken off `capex_usd`."""

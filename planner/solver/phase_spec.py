@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from core.solver.schema import spec_field
+from fabric.solver.specs import FabricSpec
 
 MAX_PHASES = 50
 """Phases of one build-out; each is planned in full (milliseconds each)."""
@@ -29,8 +30,26 @@ class PhasePoolSpec:
     nodes: int | None = spec_field(
         None, minimum=1, maximum=MAX_GPUS, help="Systems of the pool at the end of the phase."
     )
+    system: str | None = spec_field(
+        None, min_length=1, max_length=80,
+        help="The pool's GPU system in this phase (catalog slug); left out, the pool's own. A phase "
+        "that changes it retires the systems of the phase before.",
+    )
+    fabric: FabricSpec | None = spec_field(
+        None, help="The pool's compute fabric in this phase, the shape of fabrics.compute (switch, "
+        "topology, placement, tiers); left out, the pool's own (or the site's it joins).",
+    )
+    retire: bool = spec_field(
+        False, help="The pool is taken out of service by the end of the phase: its parts are removed, "
+        "and no later phase may name it.",
+    )
 
     def problems(self):
+        if self.retire:
+            for key in ("gpus", "nodes", "system", "fabric"):
+                if getattr(self, key) is not None:
+                    yield key, "leave out for a retired pool"
+            return
         if self.gpus is not None and self.nodes is not None:
             yield "gpus", "give either gpus or nodes, not both"
         elif self.gpus is None and self.nodes is None:
@@ -42,7 +61,11 @@ class PhasePoolSpec:
 
     @property
     def size(self) -> int:
-        return self.gpus if self.gpus is not None else self.nodes
+        return self.gpus if self.gpus is not None else (self.nodes or 0)
+
+    @property
+    def changes_technology(self) -> bool:
+        return self.system is not None or self.fabric is not None
 
 
 @dataclass(frozen=True)
@@ -54,6 +77,13 @@ class PhaseStorageSpec:
     )
     other_tb: float | None = spec_field(
         None, unit="TB", minimum=0, maximum=1e9, help="Further data the tier holds at the end of the phase."
+    )
+    system: str | None = spec_field(
+        None, min_length=1, max_length=80,
+        help="The tier's storage system in this phase (catalog slug); left out, the tier's own.",
+    )
+    built: bool = spec_field(
+        True, help="false: the tier is not in the site during this phase (built later, or retired).",
     )
 
 
@@ -71,8 +101,8 @@ class PhaseSpec:
     )
     storage: dict[str, PhaseStorageSpec] = spec_field(
         default_factory=dict,
-        help="Storage tiers (by name or index in storage.tiers) resized at the end of the phase; "
-        "a tier left out keeps the scenario's size.",
+        help="Storage tiers (by name or index in storage.tiers) at the end of the phase: their size, "
+        "system, or built: false; a tier left out is the scenario's.",
     )
 
     def problems(self):
@@ -100,6 +130,7 @@ def phase_problems(phases: tuple[PhaseSpec, ...], pools: dict[str, Any], tier_na
         yield "phases", f"must have at most {MAX_PHASES} phases"
         return
     seen_names: dict[str, int] = {}
+    retired: dict[str, int] = {}
     for index, phase in enumerate(phases):
         path = f"phases[{index}]"
         if phase.name in seen_names:
@@ -110,6 +141,13 @@ def phase_problems(phases: tuple[PhaseSpec, ...], pools: dict[str, Any], tier_na
         for pool_name, size in phase.pools.items():
             if pool_name not in pools:
                 yield f"{path}.pools.{pool_name}", f"unknown pool; the site's pools are: {', '.join(pools)}"
+                continue
+            if pool_name in retired:
+                yield (f"{path}.pools.{pool_name}",
+                       f"the pool is retired by phases[{retired[pool_name]}]: a later phase cannot name it")
+                continue
+            if size.retire:
+                retired[pool_name] = index
                 continue
             unit = _pool_unit(pools[pool_name])
             if unit is None:
@@ -124,31 +162,66 @@ def phase_problems(phases: tuple[PhaseSpec, ...], pools: dict[str, Any], tier_na
 
 
 def _growth_problems(phases: tuple[PhaseSpec, ...], pools: dict[str, Any]):
-    """No pool shrinks from one phase to the next (a pool left out of a later phase would
-    shrink to none), and the last phase is the site."""
-    previous: dict[str, int] = {}
+    """No pool shrinks from one phase to the next on the same technology (a pool left out of a
+    later phase would shrink to none; a retired one is named `retire: true` once), and the last
+    phase is the site: each pool not retired at its own size, system and fabric."""
+    previous: dict[str, tuple[int, Any, Any]] = {}
+    retired: set[str] = set()
     for index, phase in enumerate(phases):
-        for pool_name, size in previous.items():
-            if pool_name not in phase.pools:
+        for pool_name in previous:
+            if pool_name not in phase.pools and pool_name not in retired:
                 yield f"phases[{index}].pools", f"leaves out the pool '{pool_name}' that phases[{index - 1}] builds"
         for pool_name, size in phase.pools.items():
-            if pool_name in pools and size.unit == _pool_unit(pools[pool_name]):
+            if size.retire:
+                retired.add(pool_name)
+                continue
+            if pool_name in pools and pool_name not in retired and size.unit == _pool_unit(pools[pool_name]):
                 before = previous.get(pool_name)
-                if before is not None and size.size < before:
+                same_technology = before is not None and before[1:] == (size.system, size.fabric)
+                if same_technology and size.size < before[0]:
                     yield (f"phases[{index}].pools.{pool_name}.{size.unit}",
-                           f"must not shrink the pool: {size.size:,} is fewer than the {before:,} of phases[{index - 1}]")
-                previous[pool_name] = size.size
+                           (f"must not shrink the pool: {size.size:,} is fewer than the {before[0]:,} of "
+                            f"phases[{index - 1}] (a phase that changes the pool's system or fabric may)"))
+                previous[pool_name] = (size.size, size.system, size.fabric)
     last = len(phases) - 1
     for pool_name, pool in pools.items():
         unit = _pool_unit(pool)
-        if unit is None:
+        if unit is None or pool_name in retired:
             continue
         size = phases[last].pools.get(pool_name)
+        path = f"phases[{last}].pools.{pool_name}"
         if size is None:
-            yield f"phases[{last}].pools.{pool_name}", f"the last phase is the site: give the pool's {unit} ({getattr(pool, unit):,})"
-        elif size.unit == unit and size.size != getattr(pool, unit):
-            yield (f"phases[{last}].pools.{pool_name}.{unit}",
+            yield path, f"the last phase is the site: give the pool's {unit} ({getattr(pool, unit):,})"
+            continue
+        if size.unit == unit and size.size != getattr(pool, unit):
+            yield (f"{path}.{unit}",
                    f"the last phase is the site: must equal the pool's own {unit} ({getattr(pool, unit):,}), not {size.size:,}")
+        if size.system is not None and size.system != getattr(pool, "system", size.system):
+            yield f"{path}.system", f"the last phase is the site: leave out, or give the pool's own system ({pool.system})"
+        if size.fabric is not None and size.fabric != getattr(pool, "fabric", size.fabric):
+            yield f"{path}.fabric", "the last phase is the site: leave out, or give the pool's own fabric"
+
+
+def final_growth_problems(phases: tuple[PhaseSpec, ...], growth: Growth):
+    """(dotted path, message) for what `growth: final` cannot build: the final design's spines,
+    storage and floor are installed from the first phase, so a phase may change a pool's system
+    (into the final floor's racks) but not its fabric nor a storage tier's system or presence."""
+    if growth != "final":
+        return
+    for index, phase in enumerate(phases):
+        for name, size in phase.pools.items():
+            if size.fabric is not None and index < len(phases) - 1:
+                yield (f"phases[{index}].pools.{name}.fabric",
+                       ("growth: final installs the last phase's fabric from the first: a phase cannot change "
+                        "it (use growth: per_phase)"))
+        for key, tier in phase.storage.items():
+            if tier.system is not None:
+                yield (f"phases[{index}].storage.{key}.system",
+                       ("growth: final installs the last phase's storage from the first: a phase cannot "
+                        "change a tier's system (use growth: per_phase)"))
+            if not tier.built:
+                yield (f"phases[{index}].storage.{key}.built",
+                       "growth: final installs every storage tier with the first phase (use growth: per_phase)")
 
 
 def _pool_unit(pool: Any) -> str | None:

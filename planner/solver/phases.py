@@ -36,10 +36,13 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from core.solver.errors import ScenarioError
 from core.solver.part_counts import PartCount
 from planner.solver.bom import BomLine, bom_lines, bom_totals_by_category_usd
+from planner.solver.phase_checks import changed_systems, check_fits_final_racks, phase_error
 from planner.solver.phase_results import BomChange, PhaseResult
 from planner.solver.phase_spec import PhaseSpec
+from planner.solver.scenario import scenario_pools
 from planner.solver.tco import capex_by_category_usd, facility_build_usd
 from power.solver.facility import HOURS_PER_YEAR
 
@@ -59,28 +62,49 @@ cables and optics are the final design's in proportion to the nodes."""
 
 
 def phase_document(document: dict, phase: PhaseSpec, tier_names: tuple[str, ...]) -> dict:
-    """The scenario document at the end of `phase`: each pool at the phase's size, pools the
-    phase leaves out dropped, storage tiers resized; without `phases` and `growth`."""
+    """The scenario document at the end of `phase`: each pool at the phase's size, system and
+    fabric, pools the phase leaves out or retires dropped, storage tiers resized, changed or left
+    out (`built: false`); without `phases`, `growth` and `salvage_share`."""
     phased = copy.deepcopy(document)
-    phased.pop("phases", None)
-    phased.pop("growth", None)
+    for key in PHASING_KEYS:
+        phased.pop(key, None)
     if SHORTHAND_POOL in phase.pools and isinstance(phased.get("compute"), dict):
-        _set_size(phased["compute"], phase.pools[SHORTHAND_POOL])
+        _set_pool(phased["compute"], phase.pools[SHORTHAND_POOL])
+        if phase.pools[SHORTHAND_POOL].fabric is not None:
+            phased.setdefault("fabrics", {})["compute"] = spec_document(phase.pools[SHORTHAND_POOL].fabric)
     if isinstance(phased.get("pools"), list):
-        phased["pools"] = [pool for pool in phased["pools"] if pool.get("name") in phase.pools]
+        phased["pools"] = [pool for pool in phased["pools"]
+                           if pool.get("name") in phase.pools and not phase.pools[pool["name"]].retire]
         for pool in phased["pools"]:
-            _set_size(pool, phase.pools[pool["name"]])
-    for key, size in phase.storage.items():
+            _set_pool(pool, phase.pools[pool["name"]])
+            if phase.pools[pool["name"]].fabric is not None:
+                pool["fabric"] = spec_document(phase.pools[pool["name"]].fabric)
+    left_out = []
+    for key, tier_phase in phase.storage.items():
         index = tier_names.index(key) if key in tier_names else int(key)
         tier = phased["storage"]["tiers"][index]
-        tier.update({name: value for name, value in dataclasses.asdict(size).items() if value is not None})
+        tier.update({name: getattr(tier_phase, name) for name in TIER_KEYS if getattr(tier_phase, name) is not None})
+        if not tier_phase.built:
+            left_out.append(index)
+    if left_out:
+        phased["storage"]["tiers"] = [tier for index, tier in enumerate(phased["storage"]["tiers"]) if index not in left_out]
     return phased
 
 
-def _set_size(pool: dict, size) -> None:
+PHASING_KEYS = ("phases", "growth", "salvage_share")
+"""Keys of the scenario about its build-out: a phase's own document has none."""
+TIER_KEYS = ("systems", "other_tb", "system")
+"""A phase's storage keys that replace the tier's own."""
+
+
+def _set_pool(pool: dict, size) -> None:
+    if size.retire:
+        return
     pool.pop("gpus", None)
     pool.pop("nodes", None)
     pool[size.unit] = size.size
+    if size.system is not None:
+        pool["system"] = size.system
 
 
 def spec_document(spec: Any) -> Any:
@@ -100,21 +124,35 @@ def plan_phases(
     """The site's plan (the last phase's) with `phases` and the phased cost of ownership.
 
     `plan_one` plans one phase's document (the pipeline's `plan_scenario`); `catalog` is the
-    scenario's (its inline components included), to price the parts each phase buys.
+    scenario's (its inline components included), to price the parts each phase buys. A problem
+    planning a phase is raised at the phase key that caused it (`phase_checks.phase_error`).
     """
     if not isinstance(document, dict):
         document = spec_document(document)
     tier_names = tuple(tier.name for tier in scenario.storage.tiers)
-    plans = [plan_one(phase_document(document, phase, tier_names)) for phase in scenario.phases]
+    plans = []
+    for index, phase in enumerate(scenario.phases):
+        phased = phase_document(document, phase, tier_names)
+        try:
+            plans.append(plan_one(phased))
+        except ScenarioError as error:
+            raise phase_error(error, index, phase, phased) from error
     final = plans[-1]
+    own_systems = {pool.name: pool.system for pool in scenario_pools(scenario)}
     if scenario.growth == "final":
-        boms = filled_in_boms(plans, catalog, scenario)
-        racks = [filled_in_racks(plan, final) for plan in plans]
+        check_fits_final_racks(plans, scenario, own_systems)
+        retired = {name for phase in scenario.phases for name, size in phase.pools.items() if size.retire}
+        own_pools = [frozenset(changed_systems(phase, own_systems)) | (retired & set(phase.pools))
+                     for phase in scenario.phases]
+        boms = filled_in_boms(plans, catalog, scenario, [bool(pools) for pools in own_pools])
+        racks = [filled_in_racks(plan, final, pools) for plan, pools in zip(plans, own_pools, strict=True)]
+        early_kw = [installed_early_kw(plan, final, catalog) for plan in plans]
     else:
         boms = [plan.bom for plan in plans]
         racks = [plan.racks.total for plan in plans]
+        early_kw = [0.0] * len(plans)
     firsts = scenario.phases[0].start_date
-    phases, bought_usd, cumulative = [], 0.0, 0.0
+    phases, installed_usd, cumulative = [], 0.0, 0.0
     previous_bom: tuple[BomLine, ...] = ()
     for index, (phase, plan, bom) in enumerate(zip(scenario.phases, plans, boms, strict=True)):
         changes = bom_changes(previous_bom, bom)
@@ -125,11 +163,15 @@ def plan_phases(
         )
         if scenario.finance.facility == "built":
             capex["facility"] = _hall_usd(index, plans, scenario)
+        credit_usd = salvage_credit_usd(removed, scenario.salvage_share)
+        if credit_usd:
+            capex["salvage"] = -credit_usd
         capex_usd = sum(capex.values())
         cumulative += capex_usd
-        bought_usd += sum(change.extended_price_usd for change in added)
+        installed_usd += sum(change.extended_price_usd for change in changes)
         previous = plans[index - 1] if index else None
-        opex = phase_opex_by_category_usd_per_year(plan, bought_usd, scenario)
+        it_kw, facility_kw = phase_power_kw(plan, early_kw[index])
+        opex = phase_opex_by_category_usd_per_year(plan, installed_usd, scenario, it_kw)
         phases.append(PhaseResult(
             name=phase.name,
             start=phase.start,
@@ -138,8 +180,8 @@ def plan_phases(
             nodes=plan.compute.total_nodes,
             racks=racks[index],
             racks_added=racks[index] - (racks[index - 1] if index else 0),
-            it_kw=plan.power.it_kw,
-            facility_kw=plan.power.facility_kw,
+            it_kw=it_kw,
+            facility_kw=facility_kw,
             fabric_tiers=compute_tiers(plan),
             capex_usd=capex_usd,
             capex_by_category_usd=capex,
@@ -149,12 +191,57 @@ def plan_phases(
             added=added,
             removed=removed,
             recabled_links=recabled_link_count(previous, plan) if scenario.growth == "per_phase" else 0,
+            salvage_usd=credit_usd,
         ))
         previous_bom = bom
     cost, warnings = phased_cost(phases, final, scenario)
     return dataclasses.replace(
         final, phases=tuple(phases), cost=cost, warnings=final.warnings + warnings, inputs=scenario,
     )
+
+
+def salvage_credit_usd(removed: tuple[BomChange, ...], salvage_share: float) -> float:
+    """What the parts a phase retires bring back [USD]: salvage_share x their list price
+    (sum of |quantity| x unit price over the removed lines). The share is the user's (a resale
+    or trade-in quote); 0 by default, as retired gear is often scrapped."""
+    return salvage_share * -sum(change.extended_price_usd for change in removed)
+
+
+def phase_power_kw(plan: "Plan", early_kw: float) -> tuple[float, float]:
+    """(IT, facility) power of a phase [kW]: its own design's, plus `early_kw` of IT gear the
+    site installed before the phase needs it (growth: final), whose facility power is at the
+    phase design's PUE (facility = IT x PUE)."""
+    return plan.power.it_kw + early_kw, plan.power.facility_kw + early_kw * plan.power.pue
+
+
+def installed_early_kw(plan: "Plan", final: "Plan", catalog: "CatalogSnapshot") -> float:
+    """growth: final: IT power [kW] of the gear the final design installs from the first phase
+    beyond what `plan` (the phase's own design) has: the storage and management systems
+    (final's kW by category minus the phase's, at least 0), and the switches of every site fabric
+    and of the compute fabrics' tiers above the leaves (final count minus the phase's, x the
+    catalog's power without optics [W]). Leaves, nodes and their links are the phase's own."""
+    own_kw, final_kw = plan.power.it_kw_by_category, final.power.it_kw_by_category
+    early = sum(max(final_kw.get(category, 0.0) - own_kw.get(category, 0.0), 0.0)
+                for category in ("storage", "management"))
+    own_switches, final_switches = _shared_switches(plan), _shared_switches(final)
+    for switch, count in final_switches.items():
+        extra = count - own_switches.get(switch, 0)
+        if extra > 0 and switch in catalog.switches:
+            early += extra * catalog.switches[switch].power_w / W_PER_KW
+    return early
+
+
+W_PER_KW = 1000
+
+
+def _shared_switches(plan: "Plan") -> dict[str, int]:
+    """Switches by slug of the site fabrics and of the compute fabrics' tiers above the leaves."""
+    counts: dict[str, int] = {}
+    for name, fabric in (plan.fabrics or {}).items():
+        for tier in fabric.tiers:
+            if name in SITE_FABRICS or tier.role != "leaf":
+                counts[tier.switch] = counts.get(tier.switch, 0) + tier.switches
+    return counts
 
 
 def _hall_usd(index: int, plans: list, scenario: "ScenarioSpec") -> float:
@@ -180,11 +267,15 @@ def node_bound_counts(plan: "Plan") -> list[PartCount]:
     return counts
 
 
-def filled_in_boms(plans: list, catalog: "CatalogSnapshot", scenario: "ScenarioSpec") -> list[tuple[BomLine, ...]]:
+def filled_in_boms(
+    plans: list, catalog: "CatalogSnapshot", scenario: "ScenarioSpec", own_node_parts: list[bool],
+) -> list[tuple[BomLine, ...]]:
     """growth: final: each phase's bill of materials as bought so far: the final design's shared
     parts in full; its node-bound parts (`node_bound_counts`): systems and leaves as the phase's
     own design counts them (at most the final design's), cables and optics at ceil(final
-    quantity x nodes_k / final nodes). The last phase's is the final design's own."""
+    quantity x nodes_k / final nodes). A phase with a pool on another system than the final
+    design's, or one retired before the last phase (`own_node_parts`), has its own design's
+    node-bound parts instead: the phase that changes or retires the pool removes them. The last phase's is the final design's own."""
     final = plans[-1]
     node_bound = _summed(node_bound_counts(final))
     shared = _summed([PartCount(line.category, line.sku, line.quantity - line.spares, line.length_m)
@@ -193,17 +284,21 @@ def filled_in_boms(plans: list, catalog: "CatalogSnapshot", scenario: "ScenarioS
         shared[key] = shared.get(key, 0) - quantity
     final_nodes = final.compute.total_nodes
     boms = []
-    for plan in plans:
+    for plan, own_parts in zip(plans, own_node_parts, strict=True):
         share = plan.compute.total_nodes / final_nodes
         own = _summed(node_bound_counts(plan))
         counts = [PartCount(category, sku, quantity, length_m)
                   for (category, sku, length_m), quantity in shared.items() if quantity > 0]
-        for (category, sku, length_m), quantity in node_bound.items():
-            if category in COUNTED_BY_PHASE:
-                installed = min(own.get((category, sku, length_m), 0), quantity)
-            else:
-                installed = math.ceil(quantity * share - 1e-9)
-            counts.append(PartCount(category, sku, installed, length_m))
+        if own_parts:
+            counts += [PartCount(category, sku, quantity, length_m)
+                       for (category, sku, length_m), quantity in own.items()]
+        else:
+            for (category, sku, length_m), quantity in node_bound.items():
+                if category in COUNTED_BY_PHASE:
+                    installed = min(own.get((category, sku, length_m), 0), quantity)
+                else:
+                    installed = math.ceil(quantity * share - 1e-9)
+                counts.append(PartCount(category, sku, installed, length_m))
         boms.append(bom_lines(counts, catalog, scenario.prices, scenario.finance.spares_percent))
     return boms
 
@@ -216,19 +311,29 @@ def _summed(counts: list[PartCount]) -> dict[tuple[str, str, float | None], int]
     return totals
 
 
-def filled_in_racks(plan: "Plan", final: "Plan") -> int:
+def filled_in_racks(plan: "Plan", final: "Plan", own_pools: frozenset[str] = frozenset()) -> int:
     """The final floor filled in: the compute racks each pool's nodes fill at the final design's
     systems a rack (all the racks of a system that spans several), and every network, storage and
-    management rack."""
-    if len(final.pools or ()) > 1:
-        built = plan.pools or {}
-        pools = [(built[name].compute.total_nodes if name in built else 0, pool.racks)
-                 for name, pool in final.pools.items()]
-    else:
-        pools = [(plan.compute.total_nodes, final.racks)]
-    compute = sum(min(math.ceil(nodes / racks.nodes_per_rack) * racks.racks_per_node, racks.compute)
-                  for nodes, racks in pools)
+    management rack. A pool in `own_pools` (on another system than the final's, or retired before
+    the last phase) fills its own design's compute racks (for another system, within the final
+    floor's: `phase_checks.check_fits_final_racks`)."""
+    final_pools = _pool_racks(final)
+    compute = 0
+    for name, (nodes, racks) in _pool_racks(plan).items():
+        if name in own_pools or name not in final_pools:
+            compute += racks.compute
+        else:
+            laid_out = final_pools[name][1]
+            compute += min(math.ceil(nodes / laid_out.nodes_per_rack) * laid_out.racks_per_node, laid_out.compute)
     return compute + final.racks.total - final.racks.compute
+
+
+def _pool_racks(plan: "Plan") -> dict:
+    """Each pool's (nodes, racks) in `plan`; a one-pool plan's are the plan's own."""
+    if plan.pools and len(plan.pools) > 1:
+        return {name: (pool.compute.total_nodes, pool.racks) for name, pool in plan.pools.items()}
+    name = next(iter(plan.pools)) if plan.pools else SHORTHAND_POOL
+    return {name: (plan.compute.total_nodes, plan.racks)}
 
 
 def bom_changes(before: tuple[BomLine, ...], after: tuple[BomLine, ...]) -> tuple[BomChange, ...]:
@@ -263,14 +368,16 @@ def recabled_link_count(before: "Plan | None", after: "Plan") -> int:
     tiers), every link of `before` moves: the leaves' ports are split anew between nodes and
     uplinks. When only the switches of a tier above the leaves change, every switch-to-switch
     link of `before` moves (each leaf's uplinks are striped over the spines anew). Otherwise
-    the links in place stay, and the new ones are only added.
+    the links in place stay, and the new ones are only added. A fabric whose switches change
+    model (100G RoCE becoming NDR InfiniBand) is replaced, not re-cabled: its old links are
+    retired with their switches (the phase's `removed`) and the new ones bought.
     """
     if before is None:
         return 0
     moved = 0
     for name, old in (before.fabrics or {}).items():
         new = (after.fabrics or {}).get(name)
-        if new is None:
+        if new is None or {tier.switch for tier in old.tiers} != {tier.switch for tier in new.tiers}:
             continue
         roles = {tier.role for tier in old.tiers}
         if len(old.tiers) != len(new.tiers):
@@ -280,11 +387,18 @@ def recabled_link_count(before: "Plan | None", after: "Plan") -> int:
     return moved
 
 
-def phase_opex_by_category_usd_per_year(plan: "Plan", bought_usd: float, scenario: "ScenarioSpec") -> dict[str, float]:
+def phase_opex_by_category_usd_per_year(
+    plan: "Plan", installed_usd: float, scenario: "ScenarioSpec", it_kw: float | None = None,
+) -> dict[str, float]:
     """A phase's first-year opex rate: its own design's energy, colocation, staff and software,
-    and maintenance on the hardware bought so far."""
+    and maintenance on the hardware installed (bought so far less what phases retired: retired
+    gear costs nothing more). `it_kw` [kW], when the phase draws more than its own design
+    (gear installed early, growth: final): the energy scales with it (energy = IT kW x hours x
+    PUE x price, linear in the IT power at the design's PUE and load)."""
     rates = dict(plan.cost.opex_by_category_usd_per_year)
-    rates["maintenance"] = scenario.finance.maintenance_share_per_year * bought_usd
+    rates["maintenance"] = scenario.finance.maintenance_share_per_year * installed_usd
+    if it_kw is not None and plan.power.it_kw and "energy" in rates:
+        rates["energy"] *= it_kw / plan.power.it_kw
     return rates
 
 
@@ -316,12 +430,9 @@ def phased_cost(phases: list[PhaseResult], final: "Plan", scenario: "ScenarioSpe
         opex_by_year.append(amount * (1 + finance.escalation_per_year) ** (year - 1))
     capex_usd = sum(phase.capex_usd for phase in phases)
     capex_by_category: dict[str, float] = {}
-    bom_by_category: dict[str, float] = {}
     for phase in phases:
         for category, usd in phase.capex_by_category_usd.items():
             capex_by_category[category] = capex_by_category.get(category, 0.0) + usd
-        for category, usd in bom_totals_by_category_usd(phase.added).items():  # type: ignore[arg-type]
-            bom_by_category[category] = bom_by_category.get(category, 0.0) + usd
     rate = finance.discount_rate
     present_value = sum(phase.capex_usd / (1 + rate) ** phase.years_from_first for phase in phases)
     present_value += sum(amount / (1 + rate) ** year for year, amount in enumerate(opex_by_year, start=1))
@@ -335,10 +446,11 @@ def phased_cost(phases: list[PhaseResult], final: "Plan", scenario: "ScenarioSpe
             f"The phases {', '.join(late)} start after the {years}-year life the TCO covers (from the first "
             f"phase's start): their capex is counted, their operation is not."
         )
+    # The BOM is the site's as built (the last phase's lines, which add up to the one-shot
+    # bom_total_usd); parts bought and retired on the way are in the phases' added and removed
+    # and in the capex, not on a line of the finished site.
     cost = dataclasses.replace(
         one_shot,
-        bom_usd_by_category=bom_by_category,
-        bom_total_usd=sum(bom_by_category.values()),
         capex_usd=capex_usd,
         capex_by_category_usd=capex_by_category,
         opex_usd_per_year=opex_by_year[0],

@@ -17,7 +17,7 @@ from catalog.solver.parts import NicSpec, SystemSpec
 from core.solver.schema import read_spec, spec_field
 from fabric.solver.specs import FabricSpec, FabricsSpec
 from planner.solver.inference_spec import InferenceSpec
-from planner.solver.phase_spec import Growth, PhaseSpec, phase_problems
+from planner.solver.phase_spec import Growth, PhaseSpec, final_growth_problems, phase_problems
 from power.solver.specs import FacilitySpec, RacksSpec
 from storage.solver.specs import StorageSpec
 
@@ -277,6 +277,10 @@ class ScenarioSpec:
         "final", help="final: floor, power and spine/core laid out for the last phase and filled in; "
         "per_phase: each phase designed on its own, with what changes to reach the next.",
     )
+    salvage_share: float = spec_field(
+        0.0, minimum=0, maximum=1,
+        help="Share of a retired part's price credited to the phase that retires it (resale or trade-in).",
+    )
 
     def problems(self):
         if self.compute is not None and self.pools:
@@ -302,6 +306,7 @@ class ScenarioSpec:
             )
         pools = {pool.name: pool for pool in scenario_pools(self)} if (self.compute or self.pools) else {}
         yield from phase_problems(self.phases, pools, tuple(tier.name for tier in self.storage.tiers))
+        yield from final_growth_problems(self.phases, self.growth)
         checkpoint_tier = any("checkpoints" in tier.contents() for tier in self.storage.tiers)
         has_workload = self.workload is not None or any(pool.workload is not None for pool in self.pools)
         if checkpoint_tier and self.storage.checkpoint_tb is None and not has_workload:

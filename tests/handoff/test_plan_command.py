@@ -35,7 +35,7 @@ def test_writes_the_plan_to_a_file(capsys, tmp_path):
          ["compute.gpus: must be a positive whole number"]),
         ("name: x\ncompute: {system: dgx-h100, gpus: 8, nodes: 1}\nextra: 1\n", ".yaml",
          ["extra: unknown key; expected one of: name, compute, pools, workload, inference, racks, fabrics, storage, "
-          "reliability, facility, finance, components, prices, phases, growth", "compute.gpus: give either gpus or nodes, not both"]),
+          "reliability, facility, finance, components, prices, phases, growth, salvage_share", "compute.gpus: give either gpus or nodes, not both"]),
         ('{"name": "x",', ".json",
          ["document: is not valid JSON: Expecting property name enclosed in double quotes at line 1 column 14"]),
         ("name: x\ncompute: {system: dgx-h100, nodes: 1}\nracks: {power_budget_kw: 9}\n", ".yml",

@@ -204,3 +204,20 @@ def test_a_performance_row_and_usd_in_the_bom_diff(ada_client, pilot_and_cluster
     assert rows["Performance", "Dense compute"][0].text == f"{pflops:,.0f}"
     assert ("Performance", "Capex per dense PFLOPS") in rows
     assert "Δ USD" in response.content.decode()
+
+
+@pytest.mark.parametrize("example", ["three-phase-expansion.yaml", "slurm-cluster-128-to-10k.yaml"])
+def test_the_phase_comparison_shows_the_racks_and_capex_the_plan_gives_each_phase(ada_client, user, example):
+    """One source for a phase's figures (planner.key_figures.phase_figures): the comparison's
+    racks, power and capex of each phase are the site plan's phases[k] (as the API returns them),
+    not those of the phase planned as a design of its own (under growth: final the floor of the
+    last phase filled in; capex what the site has cost by the phase's end)."""
+    document = yaml.safe_load((EXAMPLES / example).read_text())
+    phased = scenario_create(owner=user, document=document)
+    api = ada_client.get(f"/api/v1/scenarios/{phased.pk}/plan/")
+    plan = api.json() if api.status_code == 200 else plan_document(document).to_dict()
+    rows = rows_of(ada_client.get(reverse("workspace:scenario-compare-phases", args=[phased.pk])))
+    assert [cell.text for cell in rows["Totals", "Racks"]] == [f"{phase['racks']:,}" for phase in plan["phases"]]
+    assert [cell.text for cell in rows["Totals", "Capex"]] == [
+        compared_figures({"cost": {"capex_usd": phase["cumulative_capex_usd"]}})["capex_usd"].text
+        for phase in plan["phases"]]

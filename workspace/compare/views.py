@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from core.solver.errors import ScenarioError
-from planner.key_figures import compare_groups, compared_figures
+from planner.key_figures import compare_groups, compared_figures, phase_as_plan
 from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import revision_catalog
@@ -157,13 +157,18 @@ def scenario_compare_phases(request, pk):
         return redirect(reverse("workspace:scenario-compare") + f"?ids={scenario.pk}")
     tier_names = tuple(tier.name for tier in spec.storage.tiers)
     columns = [PhaseColumn(scenario.pk, f"{phase.name} ({phase.start})") for phase in phases]
+    site, _ = plan_or_errors(revision.document, catalog)
+    site_dict = site.to_dict() if site else None
     planned = [plan_or_errors(phase_document(revision.document, phase, tier_names), catalog) for phase in phases]
     try:
         reference = min(max(int(request.GET.get("ref", 0)), 0), len(phases) - 1)
     except ValueError:
         reference = 0
     context.update(_compared(
-        columns, [plan.to_dict() if plan else None for plan, _ in planned], [errors for _, errors in planned],
+        columns,
+        [phase_as_plan(plan.to_dict(), site_dict, index) if plan and site_dict else (plan.to_dict() if plan else None)
+         for index, (plan, _) in enumerate(planned)],
+        [errors for _, errors in planned],
         reference, [f"{url}?ref={index}" for index in range(len(phases))],
     ))
     context.update(reference=reference, reference_scenario=columns[reference],

@@ -3,6 +3,7 @@ and cumulative capex at each phase's start date (planner.solver.phases). Built f
 plain data, in the style of workspace/plots/figures.py; left out when the plan has no phases."""
 
 from core.plot_theme import COLORS, PALETTE, base_layout
+from planner.key_figures import phase_figures
 
 GRID = "#eef2f6"
 PANELS = {"yaxis": [0.7, 1.0], "yaxis2": [0.36, 0.64], "yaxis3": [0.0, 0.3]}
@@ -17,6 +18,7 @@ def phase_timeline_figure(plan: dict) -> dict | None:
         return None
     dates = [phase["start"] for phase in phases]
     names = [phase["name"] for phase in phases]
+    phases = [phase_figures(plan, index) for index in range(len(phases))]
     step = {"shape": "hv"}
     data = [
         {
@@ -39,7 +41,7 @@ def phase_timeline_figure(plan: dict) -> dict | None:
         {
             "type": "scatter", "mode": "lines+markers", "name": "Cumulative capex", "x": dates,
             "y": [phase["cumulative_capex_usd"] for phase in phases],
-            "customdata": [[phase["name"], phase["capex_usd"]] for phase in phases],
+            "customdata": [[name, phase["capex_usd"]] for name, phase in zip(names, phases, strict=True)],
             "line": {**step, "color": "#1d2733"},
             "hovertemplate": "%{customdata[0]}: buys USD %{customdata[1]:,.0f}, USD %{y:,.0f} in all<extra></extra>",
             "yaxis": "y3",

@@ -199,37 +199,49 @@ def test_a_two_pool_site_built_in_phases(catalog):
 def test_the_slurm_cluster_grows_from_one_to_three_tiers(catalog):
     document = yaml.safe_load((EXAMPLES / "slurm-cluster-128-to-10k.yaml").read_text())
     phases = plan_scenario(document, catalog).to_dict()["phases"]
-    # hgx-h800: 8 GPUs and 8 x 400G rails. QM9700: 64 ports, 32 down and 32 up at 1:1.
-    # 128 GPUs = 16 nodes: a leaf a rail (16 down, 16 up) = 8 leaves; 8 x 16 uplinks / 64 = 2 spines.
+    # hgx-h800: 8 GPUs and 8 x 400G rails. Phase 0 on SN4600C (64 x 100GbE) in 4 planes, each
+    # 400G NIC as 4 x 100G, one per plane; top-of-rack leaves stand in the compute racks, whose
+    # 41 kW then hold 3 nodes (4 x 10.2 = 40.8 kW leaves no room for the 4 planes' leaves):
+    # ceil(16 / 3) = 6 racks -> 6 leaves a plane, 24 in all; each leaf has 3 x 8 = 24 ports down
+    # and 24 up, 6 x 24 = 144 uplinks over the fewest spines >= ceil(144 / 64) = 3 that divide
+    # 24: 3 a plane, 12 in all.
+    # QM9700: 64 ports, 32 down and 32 up at 1:1.
     # 2,048 GPUs = 256 nodes = 2,048 rail ports / 32 = 64 leaves; 2,048 uplinks / 64 = 32 spines.
     # 10,240 GPUs = 1,280 nodes = 10,240 ports: past 2,048 a third tier; 10,240 / 32 = 320 leaves.
     assert [(phase["gpus"], phase["nodes"]) for phase in phases] == [(128, 16), (2048, 256), (10240, 1280)]
-    assert phases[0]["fabric_tiers"] == {"leaf": 8, "spine": 2}
+    assert phases[0]["fabric_tiers"] == {"leaf": 24, "spine": 12}
     assert phases[1]["fabric_tiers"] == {"leaf": 64, "spine": 32}
     assert set(phases[2]["fabric_tiers"]) == {"leaf", "spine", "core"} and phases[2]["fabric_tiers"]["leaf"] == 320
-    # Growing the spine tier re-stripes every leaf uplink of the phase before: at least the
-    # compute fabric's 8 x 16 = 128; a third tier moves every link of the phase before.
-    assert phases[1]["recabled_links"] >= 128
+    # The RoCE fabric is replaced, not re-cabled (its 24 x 24 = 576 leaf uplinks leave with its
+    # switches, in `removed`): phase 1 re-cables only the site fabrics' links. A third tier moves
+    # every link of the phase before.
+    assert phases[1]["recabled_links"] < 576
+    assert any(change["sku"] == "sn4600c" for change in phases[1]["removed"])
     assert phases[2]["recabled_links"] >= 256 * 8 + 64 * 32
     assert all(later["capex_usd"] > 0 for later in phases)
 
 
 def test_the_mixed_generation_expansion_by_hand(catalog):
     """examples/mixed-generation-expansion.yaml: 25 A100 systems (200G HCAs), then H100s beside
-    them on the same NDR fabric (the issue's pool that mixes generations under 400G spines)."""
-    plan = plan_scenario(parse_document((EXAMPLES / "mixed-generation-expansion.yaml").read_text()), catalog)
+    them on the same NDR fabric (the issue's pool that mixes generations under 400G spines),
+    and last the A100 pool retired (phases[3]): the site is the H100 pool."""
+    document = parse_document((EXAMPLES / "mixed-generation-expansion.yaml").read_text())
+    plan = plan_scenario(document, catalog)
     # Systems: 200 / 8 = 25 hgx-a100; 600 / 8 = 75 and ceil(1,700 / 8) = 213 dgx-h100.
-    assert [phase.gpus for phase in plan.phases] == [200, 800, 8 * (25 + 213)]
-    fabric = plan.fabrics["compute"]
-    # Links: 25 x 8 = 200 at 200 Gb/s and 213 x 8 = 1,704 at 400 Gb/s, numbered on: 238 systems
-    # in units of 32 (a leaf's 32 down ports) -> ceil(238 / 32) = 8 units x 8 rails = 64 leaves;
-    # 64 x 32 uplinks / 64 ports = 32 spines.
+    assert [phase.gpus for phase in plan.phases] == [200, 800, 8 * (25 + 213), 8 * 213]
+    # The production phase as its own design: links 25 x 8 = 200 at 200 Gb/s and 213 x 8 =
+    # 1,704 at 400 Gb/s, numbered on: 238 systems in units of 32 (a leaf's 32 down ports) ->
+    # ceil(238 / 32) = 8 units x 8 rails = 64 leaves; 64 x 32 uplinks / 64 ports = 32 spines.
+    production = copy.deepcopy(document)
+    production.pop("phases")
+    fabric = plan_scenario(production, catalog).fabrics["compute"]
     assert [(link.from_, link.count, link.gbps) for link in fabric.links[:2]] == [
         ("node", 200, 200), ("dgx-h100", 1704, 400)]
     assert [(tier.role, tier.switches) for tier in fabric.tiers] == [("leaf", 64), ("spine", 32)]
     # Compute racks at 41 kW and 42 U: hgx-a100 6.5 kW, 6 U -> min(floor(41 / 6.5), floor(42 / 6))
     # = 6 a rack, ceil(25 / 6) = 5 racks; dgx-h100 10.2 kW -> 4 a rack, ceil(75 / 4) = 19 and
-    # ceil(213 / 4) = 54. growth: final stands every other rack from the start.
+    # ceil(213 / 4) = 54. growth: final stands every other rack from the start; the A100s keep
+    # their own 5 until they retire.
     others = plan.racks.total - plan.racks.compute
-    assert (plan.pools["a100"].racks.compute, plan.pools["h100"].racks.compute) == (5, 54)
-    assert [phase.racks for phase in plan.phases] == [5 + others, 5 + 19 + others, 5 + 54 + others]
+    assert plan.racks.compute == 54
+    assert [phase.racks for phase in plan.phases] == [5 + others, 5 + 19 + others, 5 + 54 + others, 54 + others]

@@ -75,7 +75,7 @@ def test_bad_input_is_named_by_its_dotted_path(document, expected):
 def test_unknown_top_level_key_suggests_the_near_one():
     assert errors_of({**MINIMAL, "rack": {}}) == {
         "rack": ["unknown key; did you mean 'racks'? expected one of: name, compute, pools, workload, "
-                 "inference, racks, fabrics, storage, reliability, facility, finance, components, prices, phases, growth"]
+                 "inference, racks, fabrics, storage, reliability, facility, finance, components, prices, phases, growth, salvage_share"]
     }
 
 
