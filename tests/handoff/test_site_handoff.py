@@ -136,9 +136,12 @@ def test_ufm_has_a_sheet_per_pools_infiniband_fabric_with_its_cables(small_site,
 
 
 def test_a_shared_fabric_sites_slurm_tree_names_each_pools_nodes_apart(catalog):
-    """The mixed-generation example: 25 A100 systems, then 213 H100 (its pools join
-    fabrics.compute): one tree, the first unit holding the A100s and the first H100s."""
-    plan = plan_scenario(example_document("mixed-generation-expansion.yaml"), catalog)
+    """The mixed-generation example before the A100s retire: 25 A100 systems, then 213 H100
+    (its pools join fabrics.compute): one tree, the first unit holding the A100s and the first
+    H100s."""
+    document = example_document("mixed-generation-expansion.yaml")
+    document["phases"] = [phase for phase in document["phases"] if phase["name"] != "a100-retired"]
+    plan = plan_scenario(document, catalog)
     entries = parse_topology_conf(slurm_topology_conf(plan, catalog).decode())
     assert entries["su01"]["Nodes"] == "a100-gpu[0001-0025],h100-gpu[0001-0007]"
     parents = node_parents(entries)
