@@ -295,11 +295,12 @@ class NetboxTables:
 
 
 def netbox_tables(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None,
-                  device_prefix: str | None = None) -> NetboxTables:
+                  device_prefix: str | None = None, site: str | None = None) -> NetboxTables:
     """The site, manufacturers and roles, the device types in the device-type library's format,
     racks, power panels and feeds, virtual chassis, devices, the plan's own interfaces (split
-    lanes, planes), cables and power cables. Every device name starts with `device_prefix`
-    (default: the site's slug), so a second plan's devices coexist with the first's in one NetBox."""
+    lanes, planes), cables and power cables, at the site `site` (default: the plan's name).
+    Every device name starts with `device_prefix` (default: the site's slug), so a second plan's
+    devices coexist with the first's in one NetBox."""
     catalog = _catalog(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
@@ -307,7 +308,7 @@ def netbox_tables(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
     parts = plan_parts(devices, catalog, shares)
     on_trays = MultiRackSystems(devices, shares)
     technologies = fabric_technologies(plan, catalog)
-    site = plan.name or "plan"
+    site = site or plan.name or "plan"
     prefix = bundle_device_prefix(site, device_prefix)
     part_of = {device.name: parts.get(device.slug) for device in devices}
     nodes = slurm_nodes(plan, catalog)

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "storage",
     "jobs",
     "sweeps",
+    "handoff",
 ]
 
 MIDDLEWARE = [
