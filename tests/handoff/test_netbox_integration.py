@@ -4,13 +4,16 @@ the racks, devices, cabled interfaces, cables and power cables of its plan, NetB
 types of both, and a re-push of the first changes nothing (issue 26). Skipped where NETBOX_URL
 is unset, except under scripts/with-netbox (NETBOX_REQUIRED=1), where it must run."""
 
+import io
 import os
+import re
 import time
+import zipfile
 
 import pytest
 import requests
 
-from handoff.formats import netbox_tables
+from handoff.formats import netbox_bundle, netbox_tables
 from handoff.netbox_push import PushError, push_plan
 from planner.solver.pipeline import plan_scenario
 from tests.handoff.conftest import example_document
@@ -18,6 +21,16 @@ from tests.handoff.conftest import example_document
 URL = os.environ.get("NETBOX_URL", "")
 TOKEN = os.environ.get("NETBOX_TOKEN", "")
 REQUIRED = os.environ.get("NETBOX_REQUIRED", "") not in ("", "0")
+USERNAME = os.environ.get("NETBOX_USERNAME", "")
+PASSWORD = os.environ.get("NETBOX_PASSWORD", "")
+"""A user who may import in NetBox's pages (scripts/with-netbox sets both)."""
+IMPORT_PAGES = {"sites": "dcim/sites", "manufacturers": "dcim/manufacturers", "rack-roles": "dcim/rack-roles",
+                "device-roles": "dcim/device-roles", "device-types": "dcim/device-types", "racks": "dcim/racks",
+                "power-panels": "dcim/power-panels", "power-feeds": "dcim/power-feeds",
+                "virtual-chassis": "dcim/virtual-chassis", "devices": "dcim/devices", "interfaces": "dcim/interfaces",
+                "cables": "dcim/cables", "power-cables": "dcim/cables"}
+"""A bundle file (by its name without number and extension) -> the list page whose Import takes it."""
+STEP = re.compile(r"^(\d\d)\. (\d\d-([a-z-]+)(?:\.csv)?): ", re.MULTILINE)
 RUN = os.getpid()
 """Sites of their own each run: a NetBox kept between runs starts empty there."""
 
@@ -76,6 +89,47 @@ def timed_push(plan, catalog, what: str):
     summary = push_plan(plan, catalog, URL, TOKEN)
     print("\n".join([f"{what} ({time.monotonic() - started:.1f} s):", *summary.lines()]))
     return summary
+
+
+def signed_in() -> requests.Session:
+    """A browser's session, signed in to NetBox's pages."""
+    session = requests.Session()
+    session.get(f"{URL}/login/", timeout=60).raise_for_status()
+    answer = session.post(f"{URL}/login/", timeout=60, allow_redirects=False, data={
+        "csrfmiddlewaretoken": session.cookies["csrftoken"], "username": USERNAME, "password": PASSWORD, "next": "/"})
+    assert answer.status_code == 302, "NetBox refused the sign-in"
+    return session
+
+
+def page_import(session: requests.Session, page: str, data: str, data_format: str) -> None:
+    """One Import of NetBox's pages: a redirect to the list when every row went in, else the
+    form again with its errors."""
+    answer = session.post(f"{URL}/{page}/import/", timeout=600, allow_redirects=False, headers={"Referer": URL},
+                          data={"csrfmiddlewaretoken": session.cookies["csrftoken"], "import_method": "direct",
+                                "data": data, "format": data_format, "csv_delimiter": ","})
+    errors = re.findall(r'class="[^"]*(?:invalid-feedback|alert-danger)[^"]*"[^>]*>(.*?)<', answer.text, re.DOTALL)
+    assert answer.status_code == 302, f"{page}: HTTP {answer.status_code} {[e.strip() for e in errors][:5]}"
+
+
+def test_the_bundle_imports_by_its_readme_steps_in_order(catalog):
+    """A user's way in (on an empty NetBox: the README's steps import every row, so they run
+    before the pushes): each file of the bundle's README, in its order, through NetBox's Import."""
+    assert USERNAME and PASSWORD, "scripts/with-netbox sets NETBOX_USERNAME and NETBOX_PASSWORD"
+    plan = one_su_plan(catalog, f"planner netbox import {RUN}")
+    archive = zipfile.ZipFile(io.BytesIO(netbox_bundle(plan, catalog)))
+    steps = STEP.findall(archive.read("README.txt").decode("utf-8"))
+    assert [number for number, _, _ in steps] == sorted(number for number, _, _ in steps)
+    assert {path for _, path, _ in steps} == {name.split("/")[0] for name in archive.namelist()} - {"README.txt"}
+    session = signed_in()
+    started = time.monotonic()
+    for _, path, name in steps:
+        if name == "device-types":
+            for member in sorted(n for n in archive.namelist() if n.startswith(path + "/")):
+                page_import(session, IMPORT_PAGES[name], archive.read(member).decode("utf-8"), "yaml")
+        else:
+            page_import(session, IMPORT_PAGES[name], archive.read(path).decode("utf-8"), "csv")
+    print(f"bundle imported by its README's {len(steps)} steps in {time.monotonic() - started:.1f} s")
+    assert site_counts(plan.name) == plan_counts(plan, catalog)
 
 
 def test_two_plans_into_one_netbox_then_the_first_again(catalog):
