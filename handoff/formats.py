@@ -106,7 +106,8 @@ NETBOX_STEPS = {
     "power-feeds": "Power > Power Feeds > Import.",
     "virtual-chassis": "Devices > Virtual Chassis > Import (a multi-rack system's devices, grouped).",
     "devices": "Devices > Devices > Import.",
-    "interfaces": "Devices > Interfaces > Import (split lanes and planes: children of the types' ports).",
+    "interfaces": "Devices > Interfaces > Import (split lanes and planes, each beside the type's port its\n"
+                  "   description names).",
     "cables": "Connections > Cables > Import (each end by its site, device and interface).",
     "power-cables": "Connections > Cables > Import (feed to PDU inlet, PDU outlets to the devices' PSUs);\n"
                     "   a feed's end names its panel in side_a_power_panel (NetBox's cable import since #21783).",

@@ -127,7 +127,6 @@ def netbox_objects(tables: Any) -> Desired:
         device = row["device"]
         desired.add("interfaces", (device, row["name"]), {
             "device": Ref("devices", (device,)), "name": row["name"], "type": row["type"],
-            "parent": Ref("interfaces", (device, row["parent"])) if row["parent"] else None,
             "mgmt_only": row["mgmt_only"], "description": row["description"]})
 
     for kind, name in (("cables", "cables"), ("power_cables", "power-cables")):
