@@ -21,7 +21,7 @@ from typing import Any
 import requests
 
 from handoff.formats import netbox_tables
-from handoff.push import KindSummary, PushSummary, chunks, plain, refusals
+from handoff.push import CHUNK, KindSummary, PushSummary, chunks, plain, refusals
 from handoff.solver.nautobot import Changes, Desired, diff, resolve
 from handoff.solver.netbox_objects import (
     CABLE_END_FIELDS,
@@ -33,6 +33,9 @@ from handoff.solver.netbox_objects import (
 )
 
 TIMEOUT_S = 300
+DEVICE_CHUNK = 50
+"""Devices a bulk request creates: NetBox makes each one's interfaces, power ports and outlets
+from its type's templates in the same request (a switch: 65 interfaces)."""
 PAGE = 1000
 """Objects a read asks for at a time: NetBox's default MAX_PAGE_SIZE."""
 V2_TOKEN_PREFIX = "nbt_"
@@ -105,8 +108,8 @@ class NetboxApi:
                 return found
             page = self.request("GET", page["next"])
 
-    def create(self, path: str, objects: list[dict]) -> list[dict]:
-        return [record for chunk in chunks(objects) for record in self.request("POST", path, json=chunk)]
+    def create(self, path: str, objects: list[dict], size: int = CHUNK) -> list[dict]:
+        return [record for chunk in chunks(objects, size) for record in self.request("POST", path, json=chunk)]
 
     def update(self, path: str, objects: list[dict]) -> None:
         for chunk in chunks(objects):
@@ -132,7 +135,9 @@ class NetboxPush:
         self.api.request("GET", "status")
         for kind in KINDS:
             self.progress(kind.replace("_", " "))
+            kind_started = time.monotonic()
             summary.kinds[kind] = self._push_kind(kind, desired)
+            summary.kinds[kind].seconds = time.monotonic() - kind_started
         summary.seconds = time.monotonic() - started
         return summary
 
@@ -157,7 +162,8 @@ class NetboxPush:
                         if {(existing[key][1][f"{side}_type"], existing[key][1][f"{side}_end"]) for side in "ab"} & ends]
             self.api.delete(path, blocking)
             deleted = len(blocking)
-        created = self.api.create(path, [_payload(kind, fields) for _, fields in changes.create])
+        created = self.api.create(path, [_payload(kind, fields) for _, fields in changes.create],
+                                  DEVICE_CHUNK if kind == "devices" else CHUNK)
         for (key, _), record in zip(changes.create, created, strict=True):
             self.ids[kind][key] = record["id"]
         self.api.update(path, [{"id": object_id, **_payload(kind, fields, creating=False)}

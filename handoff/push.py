@@ -19,6 +19,7 @@ class KindSummary:
     unchanged: int = 0
     left_over: int = 0
     deleted: int = 0
+    seconds: float = 0.0
 
 
 @dataclass
@@ -30,6 +31,7 @@ class PushSummary:
         lines = [f"{kind}: {s.created} created, {s.updated} updated, {s.unchanged} unchanged"
                  + (f", {s.deleted} deleted (their ends are cabled anew)" if s.deleted else "")
                  + (f", {s.left_over} left over (not in the plan; kept)" if s.left_over else "")
+                 + (f" ({s.seconds:.1f} s)" if s.seconds >= 1 else "")
                  for kind, s in self.kinds.items()]
         return [*lines, f"pushed in {self.seconds:.1f} s"]
 
