@@ -18,7 +18,7 @@ from typing import Any
 import pynautobot
 import requests
 
-from handoff.push import KindSummary, PushSummary, chunks, plain, refusals
+from handoff.push import KindSummary, PushSummary, chunks, devices_to_unrack, plain, refusals
 from handoff.solver.nautobot import (
     KINDS,
     SHARED_KINDS,
@@ -120,16 +120,7 @@ class NautobotPush:
         return KindSummary(len(changes.create), len(changes.update), changes.unchanged, left_over, deleted)
 
     def _make_room(self, changes: Changes, existing: dict, resolved: dict) -> None:
-        """Take out of their rack units, first, the devices that move and the left-over devices
-        (kept, unracked): a device of the plan may go where one of them stood. A moving device
-        is then given its rack, position and face together."""
-        place = ("rack", "position", "face")
-        moving = [(object_id, key, changed) for object_id, key, changed in changes.update
-                  if any(name in changed for name in place)]
-        for object_id, key, changed in moving:
-            changed.update({name: resolved[key][name] for name in place})
-        freed = [object_id for object_id, _, _ in moving]
-        freed += [existing[key][0] for key in changes.left_over if existing[key][1].get("position")]
+        freed = devices_to_unrack(changes, existing, resolved)
         payloads = [[{"id": object_id, "position": None, "face": ""} for object_id in chunk] for chunk in chunks(freed)]
         list(self._in_parallel(self.endpoint("devices").update, payloads))
 

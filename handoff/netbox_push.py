@@ -21,7 +21,7 @@ from typing import Any
 import requests
 
 from handoff.formats import netbox_tables
-from handoff.push import CHUNK, KindSummary, PushSummary, chunks, plain, refusals
+from handoff.push import CHUNK, KindSummary, PushSummary, chunks, devices_to_unrack, plain, refusals
 from handoff.solver.nautobot import Changes, Desired, diff, resolve
 from handoff.solver.netbox_objects import (
     CABLE_END_FIELDS,
@@ -173,16 +173,7 @@ class NetboxPush:
         return KindSummary(len(changes.create), len(changes.update), changes.unchanged, left_over, deleted)
 
     def _make_room(self, changes: Changes, existing: dict, resolved: dict) -> None:
-        """Take out of their rack units, first, the devices that move and the left-over devices
-        (kept, unracked): a device of the plan may go where one of them stood. A moving device
-        is then given its rack, position and face together."""
-        place = ("rack", "position", "face")
-        moving = [(object_id, key, changed) for object_id, key, changed in changes.update
-                  if any(name in changed for name in place)]
-        for _, key, changed in moving:
-            changed.update({name: resolved[key][name] for name in place})
-        freed = [object_id for object_id, _, _ in moving]
-        freed += [existing[key][0] for key in changes.left_over if existing[key][1].get("position")]
+        freed = devices_to_unrack(changes, existing, resolved)
         self.api.update(PATHS["devices"], [{"id": object_id, "position": None, "face": ""} for object_id in freed])
 
     # -- reading what exists --------------------------------------------------------------------

@@ -39,6 +39,20 @@ class PushSummary:
         return sum(getattr(summary, what) for summary in self.kinds.values())
 
 
+def devices_to_unrack(changes: Any, existing: dict, resolved: dict) -> list[Any]:
+    """The devices to take out of their rack units first (position cleared): those that move
+    and the left-over ones (kept, unracked), since a device of the plan may go where one of them
+    stood. A moving device's update is given its rack, position and face together (`changes`:
+    a `handoff.solver.nautobot.Changes` of devices, updated in place)."""
+    place = ("rack", "position", "face")
+    moving = [(object_id, key, changed) for object_id, key, changed in changes.update
+              if any(name in changed for name in place)]
+    for _, key, changed in moving:
+        changed.update({name: resolved[key][name] for name in place})
+    return [object_id for object_id, _, _ in moving] + [
+        existing[key][0] for key in changes.left_over if existing[key][1].get("position")]
+
+
 def plain(value: Any) -> Any:
     """A related object as its id, a choice as its value; lists item by item."""
     if isinstance(value, dict):
