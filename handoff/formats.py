@@ -8,6 +8,7 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -91,6 +92,8 @@ NETBOX_FILES = {
 }
 """The bundle's files in NetBox's import order (an object after every object it names), each
 numbered by its place in this order (`01-sites.csv`) whether or not the plan has every file."""
+NETBOX_OPTIONAL_FILES = frozenset({"virtual-chassis", "interfaces"})
+"""Files left out of a plan's bundle when it has no row for them."""
 NETBOX_PATHS = {name: f"{number:02d}-{path}" for number, (name, path) in enumerate(NETBOX_FILES.items(), start=1)}
 NETBOX_STEPS = {
     "sites": "Organization > Sites > Import.",
@@ -104,7 +107,8 @@ NETBOX_STEPS = {
     "power-feeds": "Power > Power Feeds > Import.",
     "virtual-chassis": "Devices > Virtual Chassis > Import (a multi-rack system's devices, grouped).",
     "devices": "Devices > Devices > Import.",
-    "interfaces": "Devices > Interfaces > Import (split lanes and planes: children of the types' ports).",
+    "interfaces": "Devices > Interfaces > Import (split lanes and planes, each beside the type's port its\n"
+                  "   description names).",
     "cables": "Connections > Cables > Import (each end by its site, device and interface).",
     "power-cables": "Connections > Cables > Import (feed to PDU inlet, PDU outlets to the devices' PSUs);\n"
                     "   a feed's end names its panel in side_a_power_panel (NetBox's cable import since #21783).",
@@ -289,13 +293,33 @@ def bundle_device_prefix(site: str, device_prefix: str | None) -> str:
     return device_prefix if device_prefix.endswith(("-", ".", "_")) else device_prefix + "-"
 
 
-def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None,
-                  device_prefix: str | None = None) -> bytes:
-    """A zip of numbered files in NetBox's import order (README.txt gives the steps): the
-    site, manufacturers and roles, the device types in the device-type library's format, racks,
-    power panels and feeds, virtual chassis, devices, the plan's own interfaces (split lanes,
-    planes), cables and power cables. Every device name starts with `device_prefix` (default:
-    the site's slug), so a second plan's devices coexist with the first's in one NetBox."""
+@dataclass
+class NetboxTables:
+    """The NetBox bundle's contents before they are files: each CSV file's columns and rows (raw
+    values, not yet made safe for a spreadsheet), the device types by catalog part, and what the
+    README counts. The bundle writes them; `handoff.netbox_push` sends the same rows to NetBox's
+    REST API."""
+
+    site: str
+    prefix: str
+    device_types: dict[str, dict]
+    tables: dict[str, tuple[tuple[str, ...], list[tuple]]]
+    counts: dict[str, int]
+    unpowered: int
+
+    def records(self, name: str) -> list[dict[str, Any]]:
+        """A file's rows as column -> value (none when the plan has no such file)."""
+        columns, rows = self.tables.get(name, ((), []))
+        return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def netbox_tables(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None,
+                  device_prefix: str | None = None, site: str | None = None) -> NetboxTables:
+    """The site, manufacturers and roles, the device types in the device-type library's format,
+    racks, power panels and feeds, virtual chassis, devices, the plan's own interfaces (split
+    lanes, planes), cables and power cables, at the site `site` (default: the plan's name).
+    Every device name starts with `device_prefix` (default: the site's slug), so a second plan's
+    devices coexist with the first's in one NetBox."""
     catalog = _catalog(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
@@ -303,71 +327,71 @@ def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
     parts = plan_parts(devices, catalog, shares)
     on_trays = MultiRackSystems(devices, shares)
     technologies = fabric_technologies(plan, catalog)
-    site = plan.name or "plan"
+    site = site or plan.name or "plan"
     prefix = bundle_device_prefix(site, device_prefix)
     part_of = {device.name: parts.get(device.slug) for device in devices}
     nodes = slurm_nodes(plan, catalog)
     host_names = _host_names(devices, slurm_pattern(pattern_text, nodes), nodes)
     own_interfaces = {part.slug: {item.name for item in type_interfaces(part)} for part in parts.values()}
     plan_interfaces: dict[tuple[str, str], Interface] = {}
+    cables = []
+    for row in map(on_trays.row, cabling_rows(plan, catalog)):
+        fabric = row[16]
+        technology = technologies.get(fabric, "ethernet")
+        ends = []
+        for device, port in ((row[3], row[4]), (row[7], row[8])):
+            part = part_of.get(device)
+            end = cable_end(part, port, fabric, technology)
+            if part is None or end.name not in own_interfaces[part.slug]:
+                plan_interfaces.setdefault((device, end.name), end)
+            ends.append(end)
+        cables.append(cable_row(row, site, prefix, *ends))
+    types = {part.slug: device_type(part) for part in parts.values()}
+    manufacturers = sorted({data["manufacturer"] for data in types.values()})
+    rack_list = list(rack_rows(plan, cabling.racks, catalog, site))
+    kinds = sorted({row[3] for row in rack_list})
+    roles = sorted({device.role for device in devices})
+    feeds = list(power_feed_rows(devices, catalog, site, prefix))
+    power = power_cable_rows(devices, parts, site, prefix)
+    chassis_rows, chassis = virtual_chassis(devices, parts, prefix)
+    tables = {
+        "sites": (SITE_COLUMNS, [(site, slug(site), STATUS)]),
+        "manufacturers": (MANUFACTURER_COLUMNS, [(name, slug(name)) for name in manufacturers]),
+        "rack-roles": (ROLE_COLUMNS, [(kind, slug(kind), ROLE_COLORS.get(kind, "9e9e9e")) for kind in kinds]),
+        "device-roles": (ROLE_COLUMNS, [(role, slug(role), DEVICE_ROLE_COLORS.get(role, "1f77b4")) for role in roles]),
+        "racks": (RACK_COLUMNS, rack_list),
+        "power-panels": (POWER_PANEL_COLUMNS, sorted({(row[0], row[1]) for row in feeds})),
+        "power-feeds": (POWER_FEED_COLUMNS, feeds),
+        "virtual-chassis": (VIRTUAL_CHASSIS_COLUMNS, chassis_rows),
+        "devices": (DEVICE_COLUMNS, list(device_rows(devices, parts, site, prefix, host_names, chassis))),
+        "interfaces": (INTERFACE_COLUMNS, [interface_row(prefix + device, interface)
+                                           for (device, _), interface in plan_interfaces.items()]),
+        "cables": (CABLE_COLUMNS, cables),
+        "power-cables": (POWER_CABLE_COLUMNS, power.rows),
+    }
+    counts = {"device types": len(types), "racks": len(rack_list), "devices": len(devices),
+              "interfaces of the plan": len(plan_interfaces), "virtual chassis": len(chassis_rows),
+              "cables": len(cables), "power feeds": len(feeds), "power cables": len(power.rows)}
+    return NetboxTables(site, prefix, types, tables, counts, power.unpowered)
+
+
+def netbox_bundle(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | None = None,
+                  device_prefix: str | None = None) -> bytes:
+    """A zip of numbered files in NetBox's import order (README.txt gives the steps): the
+    `netbox_tables`, each device type a YAML file under its manufacturer."""
+    bundle = netbox_tables(plan, catalog, pattern_text, device_prefix)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        cables = 0
-        with archive.open(NETBOX_PATHS["cables"], "w", force_zip64=True) as member:
-            text = io.TextIOWrapper(member, encoding="utf-8", newline="")
-            writer = csv.writer(text, lineterminator="\n")
-            writer.writerow(CABLE_COLUMNS)
-            for row in map(on_trays.row, cabling_rows(plan, catalog)):
-                fabric = row[16]
-                technology = technologies.get(fabric, "ethernet")
-                ends = []
-                for device, port in ((row[3], row[4]), (row[7], row[8])):
-                    part = part_of.get(device)
-                    end = cable_end(part, port, fabric, technology)
-                    if part is None or end.name not in own_interfaces[part.slug]:
-                        plan_interfaces.setdefault((device, end.name), end)
-                    ends.append(end)
-                writer.writerow(_cells(cable_row(row, site, prefix, *ends)))
-                cables += 1
-            text.flush()
-            text.detach()
-        types = {}
-        for part in parts.values():
-            data = device_type(part)
-            types[part.slug] = data
+        for data in bundle.device_types.values():
             path = f"{NETBOX_PATHS['device-types']}/{data['manufacturer']}/{data['model'].replace('/', '-')}.yaml"
             archive.writestr(path, device_type_yaml(data))
-        manufacturers = sorted({data["manufacturer"] for data in types.values()})
-        rack_list = list(rack_rows(plan, cabling.racks, catalog, site))
-        kinds = sorted({row[3] for row in rack_list})
-        roles = sorted({device.role for device in devices})
-        feeds = list(power_feed_rows(devices, catalog, site, prefix))
-        power = power_cable_rows(devices, parts, site, prefix)
-        chassis_rows, chassis = virtual_chassis(devices, parts, prefix)
-        files = {
-            "sites": _csv(SITE_COLUMNS, [(site, slug(site), STATUS)]),
-            "manufacturers": _csv(MANUFACTURER_COLUMNS, [(name, slug(name)) for name in manufacturers]),
-            "rack-roles": _csv(ROLE_COLUMNS, [(kind, slug(kind), ROLE_COLORS.get(kind, "9e9e9e")) for kind in kinds]),
-            "device-roles": _csv(ROLE_COLUMNS, [(role, slug(role), DEVICE_ROLE_COLORS.get(role, "1f77b4"))
-                                                for role in roles]),
-            "racks": _csv(RACK_COLUMNS, rack_list),
-            "power-panels": _csv(POWER_PANEL_COLUMNS, sorted({(row[0], row[1]) for row in feeds})),
-            "power-feeds": _csv(POWER_FEED_COLUMNS, feeds),
-            "virtual-chassis": _csv(VIRTUAL_CHASSIS_COLUMNS, chassis_rows) if chassis_rows else None,
-            "devices": _csv(DEVICE_COLUMNS, device_rows(devices, parts, site, prefix, host_names, chassis)),
-            "interfaces": _csv(INTERFACE_COLUMNS, [interface_row(prefix + device, interface)
-                                                   for (device, _), interface in plan_interfaces.items()])
-            if plan_interfaces else None,
-            "power-cables": _csv(POWER_CABLE_COLUMNS, power.rows),
-        }
-        present = [name for name in NETBOX_FILES if name in ("cables", "device-types") or files.get(name) is not None]
-        for name, content in files.items():
-            if content is not None:
-                archive.writestr(NETBOX_PATHS[name], content)
-        counts = {"device types": len(types), "racks": len(rack_list), "devices": len(devices),
-                  "interfaces of the plan": len(plan_interfaces), "virtual chassis": len(chassis_rows),
-                  "cables": cables, "power feeds": len(feeds), "power cables": len(power.rows)}
-        archive.writestr("README.txt", _readme(plan, site, prefix, present, counts, power.unpowered))
+        present = [name for name in NETBOX_FILES
+                   if name not in NETBOX_OPTIONAL_FILES or bundle.tables[name][1]]
+        for name in present:
+            if name in bundle.tables:
+                archive.writestr(NETBOX_PATHS[name], _csv(*bundle.tables[name]))
+        archive.writestr("README.txt", _readme(plan, bundle.site, bundle.prefix, present, bundle.counts,
+                                               bundle.unpowered))
     return buffer.getvalue()
 
 

@@ -10,16 +10,15 @@ cable on an interface the plan cables anew is deleted (an interface takes one ca
 3.2 does not keep the tag of a cable made through the API.
 """
 
-import json
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 import pynautobot
 import requests
 
+from handoff.push import KindSummary, PushSummary, chunks, devices_to_unrack, plain, refusals
 from handoff.solver.nautobot import (
     KINDS,
     SHARED_KINDS,
@@ -32,9 +31,6 @@ from handoff.solver.nautobot import (
     resolve,
 )
 
-CHUNK = 200
-"""Objects a bulk request writes. Nautobot traces each new cable's path as it saves it (about
-0.1 to 0.3 s a cable on a busy 2-core machine): 200 cables stay under a web worker's timeout."""
 PARALLEL_REQUESTS = 4
 """Bulk requests of one kind in flight at once (Nautobot serves them on its workers)."""
 TIMEOUT_S = 300
@@ -54,43 +50,6 @@ FIXED_FIELDS = {"cables": ("termination_a_type", "termination_a_id", "terminatio
 
 class PushError(Exception):
     """Nautobot could not be reached, refused the token, or refused an object (its 400 answer)."""
-
-
-@dataclass
-class KindSummary:
-    created: int = 0
-    updated: int = 0
-    unchanged: int = 0
-    left_over: int = 0
-    deleted: int = 0
-
-
-@dataclass
-class PushSummary:
-    kinds: dict[str, KindSummary] = field(default_factory=dict)
-    seconds: float = 0.0
-
-    def lines(self) -> list[str]:
-        lines = [f"{kind}: {s.created} created, {s.updated} updated, {s.unchanged} unchanged"
-                 + (f", {s.deleted} deleted (their interfaces are cabled anew)" if s.deleted else "")
-                 + (f", {s.left_over} left over (not in the plan; kept)" if s.left_over else "")
-                 for kind, s in self.kinds.items()]
-        return [*lines, f"pushed in {self.seconds:.1f} s"]
-
-    def total(self, what: str) -> int:
-        return sum(getattr(summary, what) for summary in self.kinds.values())
-
-
-def _plain(value: Any) -> Any:
-    """A related object as its id, a choice as its value; lists item by item."""
-    if isinstance(value, dict):
-        if "id" in value:
-            return value["id"]
-        if "value" in value:
-            return value["value"]
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
 
 
 class NautobotPush:
@@ -146,32 +105,23 @@ class NautobotPush:
             ends = {fields[f"termination_{side}_id"] for _, fields in changes.create for side in "ab"}
             blocking = [existing[key][0] for key in changes.left_over
                         if {existing[key][1].get("termination_a_id"), existing[key][1].get("termination_b_id")} & ends]
-            for chunk in _chunks(blocking):
+            for chunk in chunks(blocking):
                 endpoint.delete(chunk)
             deleted = len(blocking)
         tags = {"tags": [self.tag_id]} if kind in TAGGED else {}
-        creates = [[{**_set(fields), **tags} for _, fields in chunk] for chunk in _chunks(changes.create)]
-        for chunk, created in zip(_chunks(changes.create), self._in_parallel(endpoint.create, creates), strict=True):
+        creates = [[{**_set(fields), **tags} for _, fields in chunk] for chunk in chunks(changes.create)]
+        for chunk, created in zip(chunks(changes.create), self._in_parallel(endpoint.create, creates), strict=True):
             for (key, _), record in zip(chunk, _as_list(created), strict=True):
                 self.ids[kind][key] = record.id
-        updates = [[{"id": object_id, **fields} for object_id, _, fields in chunk] for chunk in _chunks(changes.update)]
+        updates = [[{"id": object_id, **fields} for object_id, _, fields in chunk] for chunk in chunks(changes.update)]
         list(self._in_parallel(endpoint.update, updates))
         self.keys[kind] = {object_id: key for key, object_id in self.ids[kind].items()}
         left_over = 0 if kind in SHARED_KINDS else len(changes.left_over) - deleted
         return KindSummary(len(changes.create), len(changes.update), changes.unchanged, left_over, deleted)
 
     def _make_room(self, changes: Changes, existing: dict, resolved: dict) -> None:
-        """Take out of their rack units, first, the devices that move and the left-over devices
-        (kept, unracked): a device of the plan may go where one of them stood. A moving device
-        is then given its rack, position and face together."""
-        place = ("rack", "position", "face")
-        moving = [(object_id, key, changed) for object_id, key, changed in changes.update
-                  if any(name in changed for name in place)]
-        for object_id, key, changed in moving:
-            changed.update({name: resolved[key][name] for name in place})
-        freed = [object_id for object_id, _, _ in moving]
-        freed += [existing[key][0] for key in changes.left_over if existing[key][1].get("position")]
-        payloads = [[{"id": object_id, "position": None, "face": ""} for object_id in chunk] for chunk in _chunks(freed)]
+        freed = devices_to_unrack(changes, existing, resolved)
+        payloads = [[{"id": object_id, "position": None, "face": ""} for object_id in chunk] for chunk in chunks(freed)]
         list(self._in_parallel(self.endpoint("devices").update, payloads))
 
     def _in_parallel(self, send: Callable[[list], Any], payloads: list[list]) -> list:
@@ -187,7 +137,7 @@ class NautobotPush:
         records = self._records(kind, desired)
         existing = {}
         for record in records:
-            fields = {name: _plain(value) for name, value in dict(record).items()}
+            fields = {name: plain(value) for name, value in dict(record).items()}
             key = self._key(kind, fields, desired.location)
             if key is not None:
                 existing[key] = (fields["id"], fields)
@@ -253,11 +203,6 @@ def _set(fields: dict) -> dict:
     return {name: value for name, value in fields.items() if value is not None}
 
 
-def _chunks(items: list) -> Iterable[list]:
-    for start in range(0, len(items), CHUNK):
-        yield items[start:start + CHUNK]
-
-
 def _as_list(created: Any) -> list:
     return created if isinstance(created, list) else [created]
 
@@ -269,20 +214,6 @@ def _with_timeout(request):
     return send
 
 
-def _refusals(text: str) -> str:
-    """A bulk request's answer lists one error object per object sent, empty for those it took:
-    the first few that are not empty, by their place in the request."""
-    try:
-        answer = json.loads(text)
-    except ValueError:
-        return text[:500]
-    if not isinstance(answer, list):
-        return json.dumps(answer)[:1500]
-    refused = [f"object {at}: {json.dumps(item)}" for at, item in enumerate(answer) if item]
-    more = f" (and {len(refused) - 5} more)" if len(refused) > 5 else ""
-    return "; ".join(refused[:5]) + more
-
-
 def _request_error(error: pynautobot.RequestError, url: str) -> str:
     status = getattr(error.req, "status_code", None)
     if status in (401, 403):
@@ -290,7 +221,7 @@ def _request_error(error: pynautobot.RequestError, url: str) -> str:
     if status == 404:
         return f"{error.base} is not a Nautobot API: check the URL ({url})"
     if status == 400:
-        return f"Nautobot refused the objects (HTTP 400) at {error.base}: {_refusals(error.error)}"
+        return f"Nautobot refused the objects (HTTP 400) at {error.base}: {refusals(error.error)}"
     return f"Nautobot answered HTTP {status} at {error.base}: {error.error[:500]}"
 
 

@@ -6,16 +6,18 @@ Sources: netbox-community/devicetype-library README ("Definition Format") and it
 `schema/devicetype.json`; NetBox's bulk import forms (`dcim/forms/bulk_import.py`: the column
 names are the forms' fields; a related object by its name, a device type by its model with its
 manufacturer; a cable's ends by `side_a_site`, `side_a_device` (or `side_a_power_panel` for a
-power feed), `side_a_type` and `side_a_name`; an interface's `parent` by its name on the same
-device; a device's `virtual_chassis` by name with its `vc_position`).
+power feed), `side_a_type` and `side_a_name`; a device's `virtual_chassis` by name with its `vc_position`).
 
 One device type per catalog part, whatever the plan: its ports as the catalog counts them,
 named as the vendor names them where `handoff.solver.library` knows it (`swp17`, `sw9p1`), else
 ours (`p17`; a system's NIC ports `compute-p3`, by NIC role), each typed by its cage and speed;
 each power supply (`PSU1`...) sharing the part's maximum draw. What only a plan has goes into
-the plan's own files: a split port's lanes and a multi-plane NIC port's planes are child
-interfaces of the type's port (`11-interfaces.csv`), typed at the lane's speed on the fabric's
-technology, and so is any port a pool's own NICs add.
+the plan's own files: a split port's lanes and a multi-plane NIC port's planes are interfaces
+of their own (`11-interfaces.csv`) beside the type's port, which their description names,
+typed at the lane's speed on the fabric's technology, and so is any port a pool's own NICs add.
+They are not the port's children: NetBox 4.7 gives a parent only to a virtual interface or to
+a channel of a channelized port, and a channel takes no cable of its own (its port's breakout
+cable, with a cable profile, carries it), where the cabling plan cables each lane.
 
 Names that coexist in one NetBox: every device name starts with the site's slug
 (`h100-4-su-cluster-r001-node-01`, configurable), and every cable end names its site.
@@ -69,7 +71,7 @@ RACK_COLUMNS = ("site", "name", "status", "role", "u_height", "width", "outer_wi
 VIRTUAL_CHASSIS_COLUMNS = ("name", "domain", "description")
 DEVICE_COLUMNS = ("name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face",
                   "virtual_chassis", "vc_position", "description")
-INTERFACE_COLUMNS = ("device", "name", "parent", "type", "mgmt_only", "description")
+INTERFACE_COLUMNS = ("device", "name", "type", "mgmt_only", "description")
 CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
                  "side_b_type", "side_b_name", "type", "status", "label", "length", "length_unit")
 POWER_CABLE_COLUMNS = ("side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name",
@@ -113,8 +115,8 @@ class Interface:
     type: str
     mgmt_only: bool = False
     parent: str = ""
-    """The type's interface this one is a lane or plane of (a plan's own interface); empty for
-    the type's own interfaces."""
+    """The type's interface this one is a lane or plane of (a plan's own interface, which its
+    description names); empty for the type's own interfaces."""
 
 
 def plan_parts(devices: Iterable[Device], catalog: "CatalogSnapshot",
@@ -355,7 +357,7 @@ def cable_row(row: tuple, site: str, prefix: str, end_a: Interface, end_b: Inter
 
 
 def interface_row(device: str, interface: Interface) -> tuple:
-    return (device, interface.name, interface.parent, interface.type, interface.mgmt_only,
+    return (device, interface.name, interface.type, interface.mgmt_only,
             f"lane of {interface.parent}" if interface.parent else "port of the plan's own NICs")
 
 

@@ -282,7 +282,8 @@ def test_a_plan_with_every_fabric_and_storage_cables_only_typed_interfaces(catal
             device, name = cable[f"side_{side}_device"], cable[f"side_{side}_name"]
             if name not in interfaces[type_of[device]]:
                 row = own[(device, name)]
-                assert row["parent"] in interfaces[type_of[device]] and row["type"] in INTERFACE_TYPES
+                port = row["description"].removeprefix("lane of ")
+                assert port in interfaces[type_of[device]] and row["type"] in INTERFACE_TYPES
     assert interfaces["SN2201"]["eth0"] == "1000base-t"
     assert all(name == "eth0" or name.startswith("swp") for name in interfaces["SN5600"])
 

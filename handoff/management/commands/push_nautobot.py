@@ -1,16 +1,11 @@
 import os
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from catalog.rows import catalog_snapshot
 from core.solver.errors import ScenarioError
 from handoff.nautobot_push import PushError, push_plan
-from planner.models import Scenario
-from planner.selectors import revision_current
-from planner.services import IN_A_JOB, plan_document, revision_catalog
-from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
+from handoff.scenarios import scenario_plan_and_catalog
 
 EXIT_PUSH_FAILED = 1
 EXIT_BAD_SCENARIO = 2
@@ -34,7 +29,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, scenario, url, token, location=None, **options):
         try:
-            plan, catalog = _plan_and_catalog(scenario)
+            plan, catalog = scenario_plan_and_catalog(scenario=scenario)
         except ScenarioError as error:
             for problem in error.errors:
                 self.stderr.write(str(problem))
@@ -46,21 +41,3 @@ class Command(BaseCommand):
             sys.exit(EXIT_PUSH_FAILED)
         for line in summary.lines():
             self.stdout.write(line)
-
-
-def _plan_and_catalog(scenario: str):
-    if scenario.isdigit() and not Path(scenario).exists():
-        found = Scenario.objects.filter(pk=int(scenario)).first()
-        if found is None:
-            raise ScenarioError.at("scenario", f"no saved scenario has the id {scenario}")
-        revision = revision_current(scenario=found)
-        catalog = revision_catalog(revision)
-        return plan_document(revision.document, catalog, budget=IN_A_JOB), catalog
-    path = Path(scenario)
-    try:
-        text = path.read_bytes()[:MAX_DOCUMENT_BYTES + 1]
-    except OSError as error:
-        raise ScenarioError.at("scenario", f"{scenario} cannot be read: {error.strerror}") from None
-    syntax = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}.get(path.suffix.lower(), "auto")
-    catalog = catalog_snapshot()
-    return plan_document(parse_document(text, syntax), catalog, budget=IN_A_JOB), catalog
