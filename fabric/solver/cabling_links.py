@@ -188,8 +188,10 @@ class SegmentCables:
         link of a smaller segment."""
         planes = self.fabric.planes
         per_plane = self.link.count // planes
-        blocks = max(sample_links // (SAMPLE_BLOCK_LINKS * planes), 1)
-        if blocks * SAMPLE_BLOCK_LINKS >= per_plane:
+        # a link in `every`, as evenly spaced single links would be
+        every = -(-self.link.count // sample_links)
+        blocks = max(per_plane // (every * SAMPLE_BLOCK_LINKS), 1)
+        if every == 1 or blocks * SAMPLE_BLOCK_LINKS >= per_plane:
             index = np.arange(per_plane)
         else:
             starts = np.arange(blocks) * (per_plane // blocks)
