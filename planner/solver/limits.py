@@ -15,7 +15,7 @@ from typing import Any
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
-from core.solver.errors import InfeasibleError
+from core.solver.errors import InfeasibleError, ScenarioError
 from core.solver.management import server_groups
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
@@ -24,6 +24,7 @@ from planner.solver.inference import size_inference
 from planner.solver.inference_spec import InferenceSpec
 from core.solver.management import server_groups
 from catalog.solver.parts import SystemSpec
+from planner.solver.phase_checks import phase_error
 from planner.solver.phases import phase_document, spec_document
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
@@ -176,9 +177,14 @@ def work_estimate(
         document = spec_document(scenario)
     tier_names = tuple(tier.name for tier in scenario.storage.tiers)
     works: list[PlanWork] = []
-    for phase in reversed(scenario.phases):  # the last phase is the site, the largest as a rule
-        phased, phased_catalog = validate_scenario(phase_document(document, phase, tier_names), catalog)
-        works.append(check_work_limits(phased, phased_catalog))
+    for index in reversed(range(len(scenario.phases))):  # the last phase is the site, the largest as a rule
+        phase = scenario.phases[index]
+        phased_document = phase_document(document, phase, tier_names)
+        try:
+            phased, phased_catalog = validate_scenario(phased_document, catalog)
+            works.append(check_work_limits(phased, phased_catalog))
+        except ScenarioError as error:  # named on the phase's own key, as planning the phase would
+            raise phase_error(error, index, phase, phased_document) from error
         if budget_cpu_s is not None and sum(work.cpu_s for work in works) * designs > budget_cpu_s:
             break
     total = PlanWork(
