@@ -125,6 +125,14 @@ AUTH_PASSWORD_VALIDATORS = [
 # Sign-ins are counted per user name and refused after repeated failures (workspace/security.py).
 AUTHENTICATION_BACKENDS = ["workspace.security.LockoutModelBackend"]
 
+# New and changed passwords are hashed with Argon2id at OWASP's minimum (config/passwords.py);
+# hashes made before with Django's PBKDF2 still verify, and are rehashed at the next sign-in.
+PASSWORD_HASHERS = [
+    "config.passwords.OwaspArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+]
+
 # Shared by the server's workers (sign-in failures, API throttles): a file cache in var/ whose
 # counts are atomic (config/cache.py).
 CACHES = {

@@ -6,7 +6,7 @@ LOGIN_LOCKOUT_WINDOW_S, every further attempt for that name is refused, right pa
 until the window has passed since the last failure. Besides, an address (the client's, see
 `client_address`) with ADDRESS_FAILURE_LIMIT failed sign-ins in that window, whatever names it
 tried, is refused before any password is checked: a password check costs tens of milliseconds
-of CPU, by design, and guesses spread over random names never lock out any one of them.
+of CPU (config/passwords.py), and guesses spread over random names never lock out any one of them.
 
 Both count in the cache (shared by the server's workers: a file cache in var/ whose `add` and
 `incr` are atomic), so they cover every path that calls `authenticate()`: the sign-in page, the
