@@ -9,3 +9,7 @@ application = get_wsgi_application()
 # them, while the worker boots (gunicorn starts accepting requests after this) rather than during
 # its first request, which would otherwise take about 2 s (the slowest 1 % of a load test's).
 resolve("/healthz")
+
+from config.warmup import warm_up  # noqa: E402 (after Django is set up)
+
+warm_up()

@@ -283,6 +283,26 @@ def plan_export_lines(
     return make(plan, catalog), content_type, suffix
 
 
+STREAM_BLOCK_CHARS = 64 * 1024
+"""A streamed export is sent in blocks of about this many characters: a WSGI server writes each
+item a response yields with a call of its own, and gunicorn sending a 1k-GPU cabling plan one
+line at a time took 3 times its in-process time (315 ms for 97)."""
+
+
+def in_blocks(lines: Iterable[str], size_chars: int = STREAM_BLOCK_CHARS) -> Iterator[str]:
+    """The lines joined into blocks of at least `size_chars` (the last one shorter), lazily."""
+    block: list[str] = []
+    length = 0
+    for line in lines:
+        block.append(line)
+        length += len(line)
+        if length >= size_chars:
+            yield "".join(block)
+            block, length = [], 0
+    if block:
+        yield "".join(block)
+
+
 def plan_export_of(
     plan: "Plan", export_format: str, *, catalog: "CatalogSnapshot | None" = None, node_pattern: str | None = None,
     device_prefix: str | None = None,

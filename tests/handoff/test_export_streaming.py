@@ -8,7 +8,7 @@ from pathlib import Path
 
 from catalog.rows import catalog_snapshot_from_files
 from handoff.export_jobs import plan_cable_count
-from handoff.exports import plan_export_lines
+from handoff.exports import in_blocks, plan_export_lines
 from planner.solver.pipeline import plan_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,3 +58,14 @@ def test_the_largest_export_made_while_you_wait_ends_well_within_the_request_tim
     elapsed = time.perf_counter() - started
     # About 4 s on an idle 2-core machine; a quarter of the timeout leaves room for a busy one.
     assert elapsed < timeout_s / 4, f"{cables:,} cables took {elapsed:.1f} s (timeout {timeout_s} s)"
+
+
+def test_a_streamed_export_is_sent_in_blocks_of_whole_lines_with_nothing_lost():
+    lines = [f"row {index:05d}\n" for index in range(1000)]  # 10 characters each
+    blocks = list(in_blocks(iter(lines), size_chars=95))
+    assert "".join(blocks) == "".join(lines)
+    # each block but the last ends at the first line end at or past 95 characters: 10 lines
+    assert [len(block) for block in blocks] == [100] * 100
+    assert all(block.endswith("\n") for block in blocks)
+    assert list(in_blocks(iter([]))) == []
+    assert list(in_blocks(iter(["a\n", "b\n"]), size_chars=95)) == ["a\nb\n"]

@@ -26,6 +26,7 @@ from handoff.exports import (
     STREAMED_EXPORTS,
     check_export,
     check_export_format,
+    in_blocks,
     plan_export_lines,
     plan_export_of,
 )
@@ -167,7 +168,7 @@ def export_response(request, plan, export_format: str, *, scenario=None, documen
                            node_pattern=node_pattern, device_prefix=device_prefix)
     if export_format in STREAMED_EXPORTS:
         lines, content_type, suffix = plan_export_lines(plan, export_format)
-        response = StreamingHttpResponse(lines, content_type=content_type)
+        response = StreamingHttpResponse(in_blocks(lines), content_type=content_type)
     else:
         content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=node_pattern,
                                                        device_prefix=device_prefix)
