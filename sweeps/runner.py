@@ -4,6 +4,7 @@ the batches' results as they finish, in any order; `SweepSummary` and the output
 as they come, so nothing holds every design.
 """
 
+import operator
 import os
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -91,6 +92,12 @@ def _run_on_processes(spec, catalog, workers, cables, batch_size, done) -> Itera
 
 
 def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size, done) -> Iterator[list[DesignResult]]:
+    """The batches as tasks of a Dask cluster whose scheduler need not have the project: only
+    its workers do. A scheduler unpickles every task it is sent (since distributed 2023.4), and
+    unpickling a function imports its module: a task of `evaluate_batch` fails there with "No
+    module named 'sweeps'". So each task is the standard library's `operator.call`, and the
+    function reaches the workers as data, scattered with the sweep and the catalog (data goes to
+    the workers and back through the scheduler as bytes it does not open)."""
     from distributed import Client, as_completed
 
     own = client is None
@@ -100,12 +107,13 @@ def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size, done) -> 
         workers = max(1, sum(client.nthreads().values()))
         size = batch_size or batch_size_for(spec.design_count, workers)
         # Sent once to every worker; each task names them.
-        spec_data, catalog_data = client.scatter([spec, catalog], broadcast=True, hash=False)
+        evaluate, spec_data, catalog_data = client.scatter(
+            [evaluate_batch, spec, catalog], broadcast=True, hash=False)
         batches = _batches_to_do(spec.design_count, size, done)
         ahead = workers * IN_FLIGHT_PER_WORKER
 
         def submit(start: int, stop: int):
-            return client.submit(evaluate_batch, spec_data, start, stop, catalog_data, cables, pure=False)
+            return client.submit(operator.call, evaluate, spec_data, start, stop, catalog_data, cables, pure=False)
 
         running = as_completed([submit(*batch) for batch, _ in zip(batches, range(ahead))])
         for future in running:
