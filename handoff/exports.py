@@ -15,9 +15,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+import xlsxwriter
 
 from core.solver.cells import spreadsheet_text
 from core.solver.errors import ScenarioError
@@ -52,8 +50,13 @@ SUMMARY_FIGURES = [
     ("TCO (USD)", "cost.tco_usd", "#,##0"),
     ("USD per GPU-hour", "cost.usd_per_gpu_hour", "0.000"),
 ]
-HEADER_FONT = Font(bold=True, color="FFFFFF")
-HEADER_FILL = PatternFill("solid", fgColor="14202E")
+HEADER_FONT_COLOR = "#FFFFFF"
+HEADER_FILL_COLOR = "#14202E"
+SOLID_FILL = 1
+"""XlsxWriter's number for a solid fill pattern."""
+DIGIT_WIDTH_PX = 7
+"""The width of a digit of the default font (Calibri 11), the unit of a column's width."""
+MAX_SHEET_TITLE = 31
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
@@ -94,113 +97,169 @@ def lookup(data: dict[str, Any], dotted_path: str) -> Any:
 
 def plan_export_xlsx(plan: dict[str, Any]) -> bytes:
     """A workbook: Summary, BOM, one sheet per plan section, and the Assumptions: every input
-    of the scenario (defaults filled in) and the source of every part."""
-    workbook = Workbook()
-    summary = workbook.active
-    summary.title = "Summary"
-    _write_summary(summary, plan)
-    _write_table(workbook.create_sheet("BOM"), BOM_COLUMNS, list(bom_rows(plan))[1:], "extended_price_usd")
+    of the scenario (defaults filled in) and the source of every part.
+
+    Written in XlsxWriter's constant_memory mode: each row goes to a temporary file as soon as
+    the next one begins, so the workbook costs the memory of a row, not of its cells. Every text
+    is written as text (`write_string`), never read as a formula: a name such as `=1+1` is a
+    text cell showing `=1+1`, and numbers stay numbers."""
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(buffer, {"constant_memory": True, "nan_inf_to_errors": True})
+    styles = _Styles(workbook)
+    _write_summary(_Sheet(workbook, "Summary", styles), plan)
+    _write_bom(_Sheet(workbook, "BOM", styles), plan)
     for section, value in plan.items():
         if section != "inputs" and isinstance(value, dict):
-            _write_section(workbook.create_sheet(_sheet_title(section)), value)
+            _write_section(_Sheet(workbook, _sheet_title(section), styles), value)
     assumptions = {"inputs": plan.get("inputs", {}), "part sources": plan.get("sources", [])}
-    _write_section(workbook.create_sheet("Assumptions"), assumptions)
-    _formulas_as_text(workbook)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
+    _write_section(_Sheet(workbook, "Assumptions", styles), assumptions)
+    workbook.close()
     return buffer.getvalue()
 
 
-def _formulas_as_text(workbook) -> None:
-    """Every cell stored as text where openpyxl took a text starting with `=` for a formula: the
-    workbook holds data only. Numbers stay numbers; other texts are already text cells."""
-    for sheet in workbook.worksheets:
-        for row in sheet.iter_rows():
-            for cell in row:
-                if cell.data_type == "f":
-                    cell.data_type = "s"
-
-
 def _sheet_title(section: str) -> str:
-    return section.replace("_", " ").capitalize()[:31]
+    return section.replace("_", " ").capitalize()[:MAX_SHEET_TITLE]
 
 
-def _write_summary(sheet, plan: dict[str, Any]) -> None:
-    sheet.append(["Scenario", plan.get("name", "")])
-    sheet["A1"].font = Font(bold=True, size=13)
-    sheet["B1"].font = Font(bold=True, size=13)
+class _Styles:
+    """The workbook's cell formats, one per combination used (a workbook keeps each once)."""
+
+    def __init__(self, workbook):
+        self.workbook = workbook
+        self.made: dict[tuple, Any] = {}
+
+    def __call__(self, **properties) -> Any:
+        key = tuple(sorted(properties.items()))
+        if key not in self.made:
+            self.made[key] = self.workbook.add_format(properties)
+        return self.made[key]
+
+    def header(self, **more) -> Any:
+        return self(bold=True, font_color=HEADER_FONT_COLOR, pattern=SOLID_FILL, bg_color=HEADER_FILL_COLOR, **more)
+
+
+class _Sheet:
+    """A worksheet written row by row, in order (constant_memory mode takes no row twice),
+    keeping what its column widths are fitted to: the longest value of each column."""
+
+    def __init__(self, workbook, title: str, styles: _Styles):
+        taken = {sheet.name.casefold() for sheet in workbook.worksheets()}
+        title = _free_title(title, taken)
+        self.worksheet = workbook.add_worksheet(title)
+        self.styles = styles
+        self.rows = 0
+        self.columns = 0
+        self.longest: dict[int, int] = {}
+
+    def append(self, values: list[Any], formats: Any = None) -> int:
+        """The row written below the others; `formats`: one format for every cell of the row,
+        blank ones included, or a list of one per column (None where a cell has none). An empty
+        text is a blank cell. Returns the row's index (from 0)."""
+        row = self.rows
+        for column, value in enumerate(values):
+            if value is None or value == "":
+                if formats is not None and not isinstance(formats, list):
+                    self.worksheet.write_blank(row, column, None, formats)
+                continue
+            cell_format = formats[column] if isinstance(formats, list) else formats
+            _write_cell(self.worksheet, row, column, value, cell_format)
+            self.longest[column] = max(self.longest.get(column, 0), len(str(value)))
+        self.columns = max(self.columns, len(values))
+        self.rows += 1
+        return row
+
+    def set_widths(self, widths_chars: dict[int, int]) -> None:
+        for column, width_chars in widths_chars.items():
+            # A column of W characters is W digits of the default font's 7 px (ECMA-376, 18.3.1.13):
+            # the file then says width W, as it did when openpyxl wrote it.
+            self.worksheet.set_column_pixels(column, column, width_chars * DIGIT_WIDTH_PX)
+
+    def fit_widths(self) -> None:
+        """Each column as wide as its longest value and two more, from 10 to 60 characters (8
+        for a column with no value)."""
+        self.set_widths({column: min(max(10, self.longest.get(column, 8) + 2), 60) for column in range(self.columns)})
+
+
+def _free_title(title: str, taken: set[str]) -> str:
+    """The title, numbered when another sheet has it (as openpyxl did: `Racks1`)."""
+    candidate, number = title, 0
+    while candidate.casefold() in taken:
+        number += 1
+        candidate = f"{title[:MAX_SHEET_TITLE - len(str(number))]}{number}"
+    return candidate
+
+
+def _write_cell(worksheet, row: int, column: int, value: Any, cell_format: Any) -> None:
+    if isinstance(value, bool):
+        worksheet.write_boolean(row, column, value, cell_format)
+    elif isinstance(value, (int, float)):
+        worksheet.write_number(row, column, value, cell_format)
+    elif isinstance(value, str):
+        worksheet.write_string(row, column, value, cell_format)
+    else:
+        raise TypeError(f"a workbook cell takes a number, a text or a boolean, not {type(value).__name__}")
+
+
+def _write_summary(sheet: _Sheet, plan: dict[str, Any]) -> None:
+    sheet.append(["Scenario", plan.get("name", "")], sheet.styles(bold=True, font_size=13))
     sheet.append([])
     for label, path, number_format in SUMMARY_FIGURES:
         value = lookup(plan, path)
         if value is not None:
-            sheet.append([label, value])
-            sheet.cell(sheet.max_row, 2).number_format = number_format
+            sheet.append([label, value], [None, sheet.styles(num_format=number_format)])
     if plan.get("warnings"):
         sheet.append([])
-        sheet.append(["Warnings"])
-        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        sheet.append(["Warnings"], sheet.styles(bold=True))
         for warning in plan["warnings"]:
             sheet.append([warning])
-    sheet.column_dimensions["A"].width = 28
-    sheet.column_dimensions["B"].width = 40
+    sheet.set_widths({0: 28, 1: 40})
 
 
-def _write_table(sheet, columns: list[str], rows: list[list[Any]], totals_column: str) -> None:
-    sheet.append([name.replace("_", " ") for name in columns])
-    for cell in sheet[sheet.max_row]:
-        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
-        cell.alignment = Alignment(vertical="center")
-    first_row = sheet.max_row + 1
+def _write_bom(sheet: _Sheet, plan: dict[str, Any]) -> None:
+    """The BOM's lines, numbers formatted by column (USD without decimals), and their total."""
+    rows = bom_rows(plan)
+    columns = next(rows)
+    sheet.append([name.replace("_", " ") for name in columns], sheet.styles.header(valign="vcenter"))
+    sheet.worksheet.freeze_panes(sheet.rows, 0)
+    number_formats = ["#,##0" if name.endswith("_usd") else "#,##0.##" for name in columns]
+
+    def formats(row: list[Any], **more) -> list[Any]:
+        return [sheet.styles(num_format=number_format, **more)
+                if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+                for value, number_format in zip(row, number_formats)]
+
+    total_column = columns.index("extended_price_usd")
+    total, lines = 0, 0
     for row in rows:
-        sheet.append(row)
-    if rows:
-        column = columns.index(totals_column)
-        total = sum(row[column] for row in rows)
-        sheet.append(["Total"] + [None] * (column - 1) + [total])
-        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
-        sheet.cell(sheet.max_row, column + 1).font = Font(bold=True)
-    _format_numbers(sheet, columns, first_row)
-    sheet.freeze_panes = sheet.cell(first_row, 1)
-    _fit_widths(sheet)
+        sheet.append(row, formats(row))
+        total += row[total_column]
+        lines += 1
+    if lines:
+        total_row = ["Total"] + [None] * (total_column - 1) + [total]
+        sheet.append(total_row, [sheet.styles(bold=True)] + formats(total_row, bold=True)[1:])
+    sheet.fit_widths()
 
 
-def _format_numbers(sheet, columns: list[str], first_row: int) -> None:
-    for index, name in enumerate(columns, start=1):
-        number_format = "#,##0" if name.endswith("_usd") else "#,##0.##"
-        for row in sheet.iter_rows(min_row=first_row, min_col=index, max_col=index):
-            if isinstance(row[0].value, (int, float)) and not isinstance(row[0].value, bool):
-                row[0].number_format = number_format
-
-
-def _fit_widths(sheet) -> None:
-    for column in sheet.columns:
-        longest = max((len(str(cell.value)) for cell in column if cell.value is not None), default=8)
-        sheet.column_dimensions[get_column_letter(column[0].column)].width = min(max(10, longest + 2), 60)
-
-
-def _write_section(sheet, section: dict[str, Any]) -> None:
+def _write_section(sheet: _Sheet, section: dict[str, Any]) -> None:
     """Scalars as (field, value) rows; lists of records as tables below them."""
-    sheet.append(["field", "value"])
-    for cell in sheet[1]:
-        cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+    sheet.append(["field", "value"], sheet.styles.header())
+    sheet.worksheet.freeze_panes(1, 0)
     tables = []
     for path, value in _flatten(section):
         if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
             tables.append((path, value))
         else:
-            sheet.append([path, json.dumps(value) if isinstance(value, (list, dict)) else value])
+            sheet.append([path, _cell_value(value)])
     for path, records in tables:
         sheet.append([])
-        sheet.append([path])
-        sheet.cell(sheet.max_row, 1).font = Font(bold=True)
+        sheet.append([path], sheet.styles(bold=True))
         columns = list(dict.fromkeys(key for record in records for key in record))
-        sheet.append([column.replace("_", " ") for column in columns])
-        for cell in sheet[sheet.max_row]:
-            cell.font, cell.fill = HEADER_FONT, HEADER_FILL
+        header = [column.replace("_", " ") for column in columns]
+        # The header's band runs to the widest table above it, as it always has in this workbook.
+        sheet.append(header + [None] * (sheet.columns - len(header)), sheet.styles.header())
         for record in records:
             sheet.append([_cell_value(record.get(column)) for column in columns])
-    sheet.freeze_panes = "A2"
-    _fit_widths(sheet)
+    sheet.fit_widths()
 
 
 def _cell_value(value: Any) -> Any:
