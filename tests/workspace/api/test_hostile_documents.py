@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 QUICK_S = 0.5
-"""Refusals are a few milliseconds; the margin is for a busy test machine."""
+"""Refusals are a few milliseconds of CPU. Timed in this process's CPU seconds, not the wall
+clock's: what the request costs, whatever else keeps the machine busy."""
 SMALL_BODY_BYTES = 4096
 
 
@@ -30,11 +31,11 @@ def llama_job() -> dict:
 
 
 def refused(api, body, content_type="application/json", status=400, path="/api/v1/plan/"):
-    started = time.perf_counter()
+    started = time.process_time()
     if not isinstance(body, (str, bytes)):
         body = json.dumps(body)
     response = api.post(path, body, content_type=content_type)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert response.status_code == status, response.content[:500]
     assert len(response.content) <= SMALL_BODY_BYTES
     assert elapsed < QUICK_S, f"took {elapsed:.3f} s"
@@ -98,9 +99,9 @@ def test_an_oversized_body_is_refused(api):
 def test_many_errors_give_the_first_ones_and_a_count(api):
     document = {"name": "n", "compute": {"system": "dgx-h100", "gpus": 8}}
     document.update({f"unknown_{index}": 1 for index in range(5_000)})
-    started = time.perf_counter()
+    started = time.process_time()
     response = api.post("/api/v1/plan/", document, format="json")
-    assert time.perf_counter() - started < QUICK_S * 4
+    assert time.process_time() - started < QUICK_S * 4
     assert response.status_code == 400
     assert len(response.content) <= SMALL_BODY_BYTES * 2
     body = response.json()

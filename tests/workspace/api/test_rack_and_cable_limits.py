@@ -11,14 +11,15 @@ from planner.solver import limits
 pytestmark = pytest.mark.django_db
 
 QUICK_S = 0.5
-"""The fabric counts take a millisecond; the plan of 16 planes of 10 million GPUs took minutes."""
+"""The fabric counts take a millisecond; the plan of 16 planes of 10 million GPUs took minutes.
+Timed in this process's CPU seconds, which other processes on the machine do not lengthen."""
 
 
 def refused(api, document, limit=None):
     api.post("/api/v1/plan/", {"name": "warm", "compute": {"system": "dgx-b300", "nodes": 1}}, format="json")
-    started = time.perf_counter()
+    started = time.process_time()
     response = api.post("/api/v1/plan/", document, format="json")
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert response.status_code == 422, response.content[:500]
     assert elapsed < QUICK_S, f"took {elapsed:.3f} s"
     [(field, [message])] = response.json()["errors"].items()
