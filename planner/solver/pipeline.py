@@ -310,13 +310,11 @@ def _fabrics_and_racks(
                 cache[settled_key] = (fabrics, racks_spec)
             return fabrics, powered()
         cabled = CabledPlan(fabrics, racks, compute, storage, scenario)
-        if (cables == CABLES_SAMPLED and estimate is None) or (
-                counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS and _sampled(fabrics)):
+        if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
+                                and _sampled(fabrics)):
             # The engine's optics take one length per segment: first pack with the optics of a
             # sample of the cables where they stand, which often moves switches between racks,
             # and again where they moved, so that the full count is made once, where they end up.
-            # Where the sample would be a quarter of the links or more, counting them all costs
-            # about what the estimate does: they are counted at once.
             estimate, estimated_at, estimates = estimated_fabrics(cabled, catalog), key, estimates + 1
             racks, seen = racks_for(estimate, reserve), set()
             if cables == CABLES_SAMPLED:

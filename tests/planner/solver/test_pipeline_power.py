@@ -134,18 +134,15 @@ def test_the_facility_example_plans_and_names_every_key(catalog):
 
 @pytest.mark.parametrize("topology", ["fat_tree", "dragonfly"])
 def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topology):
-    """10,000 B300 GPUs on four fabrics: the engine's one length a segment puts the dragonfly's
-    local links on copper where most need optics, so the racks are packed again with the optics
-    of the cables where they stand: by a sampled estimate where the sample is a small share of
-    the links, else by counting them all (which costs what the estimate would). Either way the
-    cables are walked at most twice, and last on the floor the plan reports."""
+    """10,000 B300 GPUs on four fabrics: the racks are first packed with the optics of a sample
+    of the cables (the engine's one length a segment puts the dragonfly's local links on copper
+    where most need optics), so every cable is counted once, on the floor the plan reports."""
     from fabric.solver.cabling_racks import placement_key
     from planner.solver import pipeline
 
-    counts, estimates = [], []
-    count, estimate = pipeline.counted_fabrics, pipeline.estimated_fabrics
+    counts = []
+    count = pipeline.counted_fabrics
     monkeypatch.setattr(pipeline, "counted_fabrics", lambda *args: counts.append(args[0].racks) or count(*args))
-    monkeypatch.setattr(pipeline, "estimated_fabrics", lambda *args: estimates.append(1) or estimate(*args))
     document = {
         "name": "B300, 10k GPUs",
         "compute": {"system": "dgx-b300", "gpus": 10_000},
@@ -158,8 +155,8 @@ def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topolog
         },
     }
     plan = plan_scenario(document, catalog)
-    assert 1 <= len(counts) and len(counts) + len(estimates) <= 2
-    assert placement_key(counts[-1]) == placement_key(plan.racks)
+    assert len(counts) == 1
+    assert placement_key(counts[0]) == placement_key(plan.racks)
     switch_optics_kw = sum(kw for fabric in plan.fabrics.values()
                            for device, kw in fabric.optics_power_kw_by_device.items() if device != "dgx-b300")
     assert switch_optics_kw > 0
