@@ -26,7 +26,9 @@ from workspace.editor.fields import (
     item_fields,
     tuple_item,
 )
+from planner.solver.phase_spec import PhaseSpec
 from workspace.editor.form_input import InputError
+from workspace.editor.phase_pools import posted_pools
 from workspace.editor.paths import path_get, path_pop, path_set
 from workspace.editor.values import convert_text
 
@@ -153,6 +155,10 @@ def _posted_item(data, item_class: type, row_path: str, base_item: dict, catalog
     for editor_field in fields:
         key = editor_field.path.removeprefix(row_path + ".")
         apply_posted(item, base_item, key, editor_field, data, input_errors, f"{error_path}.{key}")
+    if item_class is PhaseSpec:
+        pools = posted_pools(data, row_path, base_item.get("pools"), input_errors, error_path)
+        if pools is not None:
+            item["pools"] = pools
     for inner in lists:
         key = inner.path.removeprefix(row_path + ".")
         inner_items = posted_rows(data, inner, base_item.get(key), catalog_kinds, input_errors,
@@ -167,4 +173,5 @@ def _posted_item(data, item_class: type, row_path: str, base_item: dict, catalog
         key = nested_path.removeprefix(row_path + ".")
         if path_get(item, key) == {}:
             path_pop(item, key)
-    return item
+    # Keys in the order the document wrote them (a row's inputs are written back one by one).
+    return {**{key: item[key] for key in base_item if key in item}, **item}

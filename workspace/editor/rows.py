@@ -144,10 +144,16 @@ class EditorRow:
     """Index of this item in the form's hidden document, so that a post keeps what the row does
     not show; empty for a row added on the page."""
     errors: list[str] = field(default_factory=list)
+    pool_lines: Any = ()
+    """A phase row's lines, one per pool (workspace/editor/phase_pools.py)."""
 
     @property
     def path(self) -> str:
         return f"{self.list_path}.{self.index}"
+
+    @property
+    def line_fields(self) -> list[EditorField]:
+        return [item for line in self.pool_lines for item in line.fields]
 
     def _part(self, editor_field: EditorField) -> str:
         """The optional part of the item a field belongs to (`workload` of
@@ -215,15 +221,15 @@ class EditorRow:
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.errors) or any(item.errors for item in [*self.fields, *self.source_fields]) or any(
-            inner.has_errors for inner in self.lists
-        )
+        return bool(self.errors) or any(
+            item.errors for item in [*self.fields, *self.source_fields, *self.line_fields]
+        ) or any(inner.has_errors for inner in self.lists)
 
     def error_links(self, where: str) -> list[ErrorLink]:
         """The banner's links to the errors of this row, its inputs and its lists."""
         where = f"{where}{SUMMARY_SEPARATOR}{self.title}"
         links = [ErrorLink(where, message, self.anchor) for message in self.errors]
-        for item in [*self.fields, *self.source_fields]:
+        for item in [*self.fields, *self.line_fields, *self.source_fields]:
             links.extend(
                 ErrorLink(f"{where}{SUMMARY_SEPARATOR}{item.label}", message, item.input_id) for message in item.errors
             )
@@ -237,6 +243,7 @@ class EditorRow:
 
     def all_fields(self):
         yield from self.fields
+        yield from self.line_fields
         yield from self.source_fields
         for row_list in self.lists:
             yield from row_list.all_fields()
