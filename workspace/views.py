@@ -35,6 +35,7 @@ from planner.solver.limits import TooMuchWork
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
+from workspace.dashboard.phases import PHASE_COLUMNS, phase_views
 from workspace.dashboard.plan_text import error_lines, error_path_words, join_indexes
 from workspace.editor.form import document_as_yaml
 from workspace.editor.rows import nic_overrides_in_words
@@ -298,6 +299,7 @@ def scenario_detail(request, pk):
         charts = dashboard.plan_figures(data, spec, catalog)
         if data.get("phases"):
             charts["chart-buildout-timeline"] = phase_timeline_figure(data)
+            context.update(phases=phase_views(data), phase_columns=PHASE_COLUMNS)
         sections = dashboard.plan_sections(data, catalog)
         dashboard.attach_charts(sections, charts)
         names = dashboard.part_names(catalog, data)
