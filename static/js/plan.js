@@ -78,7 +78,8 @@
   function startWhatIf() {
     var form = document.getElementById("what-if-form");
     var result = document.getElementById("what-if-result");
-    if (!form || !result) return;
+    if (!form || !result || !window.htmx) return;
+    document.getElementById("what-if").hidden = false;
     function showValue(range) {
       var output = document.getElementById(range.id + "-shown");
       var decimals = Number(range.dataset.decimals || 0);

@@ -31,7 +31,12 @@ def slide(page, selector, value):
 def test_what_if_on_the_dashboard(signed_in, live_server, architect, width):
     page = signed_in
     scenario = scenario_create(owner=architect, document=parse_document(SUPERPOD.read_text()))
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    drawn = page.locator(".plot[data-drawn]").count()
+    assert drawn
     page.click("#what-if > summary")
     slide(page, "#what-if-pue", "1.6")
     page.wait_for_selector("table.what-if-figures")
@@ -42,7 +47,10 @@ def test_what_if_on_the_dashboard(signed_in, live_server, architect, width):
     screenshot(page.locator("#what-if"), f"dashboard-what-if-{width}")
     assert axe_violations(page) == []
     assert Scenario.objects.get().revision == scenario.revision
+    # the charts on screen are drawn again, from the moved design's figures
+    assert page.locator(".plot[data-drawn]").count() == drawn
 
     page.click("#what-if-reset")
     page.wait_for_selector("table.what-if-figures", state="detached")
     expect(page.locator("#what-if-pue-shown")).not_to_have_text("1.60")
+    assert errors == []

@@ -47,3 +47,15 @@ def test_phases_change_sizes_systems_and_retire_pools_in_the_form(signed_in, liv
                                      "pools": {"a100": {"retire": True}, "h100": {"gpus": 1700}}}
     assert document["phases"][4]["pools"] == {"h100": {"gpus": 1700}}
     assert document["phases"][1]["pools"] == {"a100": {"gpus": 200}, "h100": {"gpus": 600, "system": "hgx-h800"}}
+
+
+def test_a_phases_storage_tiers_in_the_form(signed_in, live_server, width):
+    page = signed_in
+    page.goto(f"{live_server.url}/scenarios/new/?example=slurm-cluster-128-to-10k")
+    page.wait_for_selector("text=Filled from the example")
+    first = page.locator("#row-phases-0")
+    assert first.locator(".tier-line .pool-line-name").all_inner_texts() == ["burst-buffer", "datasets", "archive"]
+    assert not page.is_checked("#f-phases-0-storage-burst-buffer-built")
+    first.locator(".tier-lines").scroll_into_view_if_needed()
+    screenshot(first, f"editor-phase-storage-{width}")
+    assert axe_violations(page) == []

@@ -137,3 +137,33 @@ def test_a_phase_pools_errors_show_beside_its_line(catalog):
     assert line.size.errors == ["must be at least 1"]
     assert line.switch.errors == ["unknown switch"]
     assert [link.anchor for link in editor.error_summary()] == [line.size.input_id, line.switch.input_id]
+
+
+def slurm_cluster():
+    return yaml.safe_load((EXAMPLES / "slurm-cluster-128-to-10k.yaml").read_text())
+
+
+def test_a_phase_row_has_a_line_per_storage_tier(catalog):
+    editor = ScenarioEditor(slurm_cluster(), catalog)
+    [phases] = [item for item in editor.all_row_lists() if item.path == "phases"]
+    first, last = phases.rows[0], phases.rows[-1]
+    assert [line.tier for line in first.tier_lines] == ["burst-buffer", "datasets", "archive"]
+    assert [line.built.checked for line in first.tier_lines] == [False, True, False]
+    datasets = first.tier_lines[1]
+    assert (datasets.system.value, datasets.systems.value, datasets.other_tb.value) == ("vast-cbox-dbox", "1", "100")
+    assert [line.in_phase for line in last.tier_lines] == [False, False, False]
+    assert all(line.built.checked for line in last.tier_lines)
+
+
+def test_a_phase_resizes_builds_and_leaves_out_storage_tiers_in_the_form(catalog):
+    data = phase_form(slurm_cluster(), catalog)
+    data.setlist("phases.0.storage.burst-buffer.built", ["false", "true"])
+    data["phases.0.storage.burst-buffer.systems"] = "2"
+    data["phases.0.storage.datasets.system"] = ""
+    data["phases.1.storage.archive.other_tb"] = ""
+    data.setlist("phases.2.storage.archive.built", ["false"])
+    posted = ScenarioEditor.document_from_post(data, catalog)
+    assert posted["phases"][0]["storage"] == {
+        "burst-buffer": {"systems": 2}, "datasets": {"systems": 1, "other_tb": 100}, "archive": {"built": False}}
+    assert posted["phases"][1]["storage"] == {"burst-buffer": {"built": False}, "datasets": {"other_tb": 800}}
+    assert posted["phases"][2]["storage"] == {"archive": {"built": False}}

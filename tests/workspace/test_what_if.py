@@ -35,9 +35,12 @@ def test_the_sliders_start_at_the_saved_plans_values(catalog):
     assert sliders["price"].label == "Electricity price" and sliders["price"].unit == "USD/kWh"
 
 
-def test_a_site_of_pools_has_no_gpu_slider(catalog):
+def test_a_site_of_pools_or_phases_has_no_gpu_slider(catalog):
     sliders, _ = sliders_of(SITE, catalog)
     assert "gpus" not in sliders and "pue" in sliders
+    phased = parse_document((EXAMPLES / "three-phase-expansion.yaml").read_text())
+    sliders, _ = sliders_of(phased, catalog)
+    assert "gpus" not in sliders and "years" in sliders
 
 
 def test_only_the_drivers_moved_change_the_document(catalog):

@@ -56,7 +56,8 @@ def _gpus_per_system(document: dict, catalog) -> int:
 
 def what_if_sliders(document: dict, plan: dict, spec, catalog) -> list[WhatIfSlider]:
     """The sliders for a saved revision, each at its saved value. GPUs only for one cluster
-    whose size is given (a site's pools or a workload's days size the GPUs otherwise)."""
+    whose size is given and not built in phases (a site's pools or a workload's days size the
+    GPUs otherwise, and the last phase must give the scenario's size)."""
     saved = {
         "rack-kw": spec.racks.power_budget_kw,
         "pue": path_get(plan, "power.pue"),
@@ -64,7 +65,7 @@ def what_if_sliders(document: dict, plan: dict, spec, catalog) -> list[WhatIfSli
         "years": spec.finance.years,
     }
     compute = document.get("compute")
-    if isinstance(compute, dict) and ("gpus" in compute or "nodes" in compute):
+    if isinstance(compute, dict) and ("gpus" in compute or "nodes" in compute) and not document.get("phases"):
         saved["gpus"] = path_get(plan, "compute.gpus")
     sliders = []
     for slider in SLIDERS:

@@ -231,3 +231,119 @@ def _posted_entry(data, prefix: str, base: Any, input_errors: dict[str, list[str
         if not fabric:
             entry.pop("fabric")
     return entry
+
+
+# ---------------------------------------------------------------------------------------------
+# A phase's storage tiers: one line per tier of `storage.tiers`, its inputs named
+# `phases.<row>.storage.<tier>.<input>`: `systems` and `other_tb` (its size), `system` (blank:
+# the tier's own) and `built` (unticked: `built: false`, the tier not in the site in the phase).
+# A line left as it came (blank, built) leaves the tier out of the phase: the scenario's.
+
+TIER_INPUTS = ("systems", "other_tb", "system", "built")
+
+
+@dataclass
+class TierLine:
+    phase_path: str
+    tier: str
+    systems: EditorField
+    other_tb: EditorField
+    system: EditorField
+    built: EditorField
+    in_phase: bool = False
+
+    @property
+    def fields(self) -> list[EditorField]:
+        return [self.systems, self.other_tb, self.system, self.built]
+
+
+def scenario_tiers(document: dict) -> list[str]:
+    """The storage tiers a phase may change, by the names `storage.tiers` gives them, then any
+    other key its phases use (a tier's index). A name with a dot cannot name an input: its
+    entries are kept as written, without a line."""
+    names: list[str] = []
+    storage = document.get("storage")
+    for tier in (storage.get("tiers") or ()) if isinstance(storage, dict) else ():
+        if isinstance(tier, dict) and isinstance(tier.get("name"), str) and tier["name"]:
+            names.append(tier["name"])
+    for phase in document.get(PHASES_PATH) or ():
+        tiers = phase.get("storage") if isinstance(phase, dict) else None
+        names.extend(str(name) for name in (tiers if isinstance(tiers, dict) else ()))
+    return [name for index, name in enumerate(names)
+            if name not in names[:index] and TIER_KEY.fullmatch(name)]
+
+
+TIER_KEY = re.compile(r"[^.\s]+")
+
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return ""
+    return f"{value:,g}" if isinstance(value, (int, float)) else str(value)
+
+
+def tier_lines(document: dict, phase_path: str, phase: Any, number: int, storage_choices) -> list[TierLine]:
+    """The storage lines of the phase row at `phase_path` for the document's `phase`."""
+    tiers = phase.get("storage") if isinstance(phase, dict) else None
+    tiers = tiers if isinstance(tiers, dict) else {}
+    lines = []
+    for tier in scenario_tiers(document):
+        entry = tiers.get(tier) if isinstance(tiers.get(tier), dict) else {}
+        base = f"{phase_path}.storage.{tier}"
+        where = f"of storage tier {tier} in phase {number}"
+        system = entry.get("system") if isinstance(entry.get("system"), str) else ""
+        line = TierLine(
+            phase_path, tier,
+            systems=_field(f"{base}.systems", f"Systems {where}", "number", _number_text(entry.get("systems"))),
+            other_tb=_field(f"{base}.other_tb", f"Other data {where}", "number", _number_text(entry.get("other_tb"))),
+            system=_field(f"{base}.system", f"Storage system {where}", "select", system,
+                          _with_value([("", "— the tier's own —"), *storage_choices], system)),
+            built=_field(f"{base}.built", f"Storage tier {tier} built in phase {number}", "checkbox"),
+            in_phase=tier in tiers,
+        )
+        line.built.checked = entry.get("built") is not False
+        lines.append(line)
+    return lines
+
+
+def posted_storage(data, row_path: str, base_storage: Any, input_errors: dict[str, list[str]],
+                   error_path: str) -> Any:
+    """The phase's `storage:` the posted lines describe, or `base_storage` when none was posted."""
+    pattern = re.compile(re.escape(row_path) + r"\.storage\.([^.]+)\.(" + "|".join(TIER_INPUTS) + r")$")
+    posted = [match[1] for name in data for match in [pattern.match(name)] if match]
+    if not posted:
+        return base_storage
+    base_storage = base_storage if isinstance(base_storage, dict) else {}
+    names = [name for index, name in enumerate(posted) if name not in posted[:index]]
+    order = [name for name in base_storage if name in names] + [name for name in names if name not in base_storage]
+    storage: dict[str, Any] = {}
+    for tier in order:
+        prefix = f"{row_path}.storage.{tier}"
+        base = base_storage.get(tier) if isinstance(base_storage.get(tier), dict) else {}
+        if data.getlist(f"{prefix}.built")[-1:] not in (["true"], ["on"]):
+            storage[tier] = {"built": False}
+            continue
+        entry = copy.deepcopy(base)
+        if entry.get("built") is False:
+            entry.pop("built")
+        for key in ("systems", "other_tb"):
+            text = (data.get(f"{prefix}.{key}") or "").strip()
+            if not text:
+                entry.pop(key, None)
+                continue
+            try:
+                entry[key] = read_number(text)
+            except InputError as error:
+                input_errors.setdefault(f"{error_path}.storage.{tier}.{key}", []).append(str(error))
+                entry[key] = text
+        system = (data.get(f"{prefix}.system") or "").strip()
+        if system:
+            entry["system"] = system
+        else:
+            entry.pop("system", None)
+        if entry:
+            storage[tier] = entry
+    for tier, entry in base_storage.items():
+        if tier not in names:
+            storage[tier] = entry
+    return storage

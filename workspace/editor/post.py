@@ -28,7 +28,7 @@ from workspace.editor.fields import (
 )
 from planner.solver.phase_spec import PhaseSpec
 from workspace.editor.form_input import InputError
-from workspace.editor.phase_pools import posted_pools
+from workspace.editor.phase_pools import posted_pools, posted_storage
 from workspace.editor.paths import path_get, path_pop, path_set
 from workspace.editor.values import convert_text
 
@@ -159,6 +159,11 @@ def _posted_item(data, item_class: type, row_path: str, base_item: dict, catalog
         pools = posted_pools(data, row_path, base_item.get("pools"), input_errors, error_path)
         if pools is not None:
             item["pools"] = pools
+        storage = posted_storage(data, row_path, base_item.get("storage"), input_errors, error_path)
+        if storage:
+            item["storage"] = storage
+        elif storage is not None:
+            item.pop("storage", None)
     for inner in lists:
         key = inner.path.removeprefix(row_path + ".")
         inner_items = posted_rows(data, inner, base_item.get(key), catalog_kinds, input_errors,

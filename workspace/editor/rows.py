@@ -43,8 +43,6 @@ LIST_HELP = {
 """Help of a list in the form, where the spec's (written for the document) says less."""
 
 ROW_LABELS = {
-    "phases[].pools": "Pool sizes at the end of the phase",
-    "phases[].storage": "Storage tier sizes",
     "storage.tiers[].system": "Storage system",
     "storage.tiers[].other_tb": "Other data",
     "storage.tiers[].systems": "Fixed number of systems",
@@ -75,11 +73,6 @@ CHOICE_LABELS = {
 """Words of a row input's choices where the key's words are not what architects say."""
 
 ROW_HELP = {
-    "phases[].pools": "Each pool built by the end of the phase and its size, in the unit the pool is given in "
-    "(GPUs or systems): e.g. training: 256 GPUs; serving: 4 systems. Write the compute section's pool as compute. "
-    "A pool left out is not built yet.",
-    "phases[].storage": "Storage tiers resized by the end of the phase, by name: e.g. datasets: 800 TB; "
-    "burst-buffer: 4 systems. A tier left out keeps the scenario's size.",
     "compute.nics[].role": "The network these ports connect to.",
     "components.systems[].nics[].role": "The network these ports connect to.",
     "compute.nics[].ports_per_cage": "2 where two ports share a cage and its module (twin-port OSFP).",
@@ -146,6 +139,8 @@ class EditorRow:
     errors: list[str] = field(default_factory=list)
     pool_lines: Any = ()
     """A phase row's lines, one per pool (workspace/editor/phase_pools.py)."""
+    tier_lines: Any = ()
+    """A phase row's lines, one per storage tier."""
 
     @property
     def path(self) -> str:
@@ -153,7 +148,7 @@ class EditorRow:
 
     @property
     def line_fields(self) -> list[EditorField]:
-        return [item for line in self.pool_lines for item in line.fields]
+        return [item for line in [*self.pool_lines, *self.tier_lines] for item in line.fields]
 
     def _part(self, editor_field: EditorField) -> str:
         """The optional part of the item a field belongs to (`workload` of
