@@ -24,6 +24,7 @@ def test_the_phases_of_a_site_read_at_a_glance(signed_in, live_server, architect
     phases = page.locator("#plan-phases")
     page.wait_for_selector("#chart-buildout-timeline .main-svg")
     assert phases.locator("details.phase-changes").count() == 4
+    screenshot(page, f"dashboard-phased-{width}", full_page=True)
     page.click("#phase-4 > summary")
     assert page.locator("#phase-4 table.phase-parts").count() == 2
     phases.scroll_into_view_if_needed()

@@ -60,5 +60,6 @@ def test_the_plan_page_folds_each_phase_with_its_tables(client, user):
     assert "Built in 4 phases" in page and "2026-03-01 to 2031-03-01" in page
     assert page.count("<table class=\"phase-parts\">") == 4 + 3  # every phase adds; three remove
     assert "Capex to date" in page and "Salvage credited" in page
+    assert '<a href="#plan-phases">Phases</a>' in page
     # the phases are no longer a generic section of slash-joined records
     assert 'id="section-phases"' not in page
