@@ -30,14 +30,13 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.documents import parse_document
-from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
 from planner.solver.limits import TooMuchWork
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
 from workspace.dashboard.phases import PHASE_COLUMNS, phase_views
-from workspace.dashboard.what_if import what_if_document, what_if_sliders
 from workspace.dashboard.plan_text import error_lines, error_path_words, join_indexes
+from workspace.dashboard.what_if import what_if_document, what_if_sliders
 from workspace.editor.form import document_as_yaml
 from workspace.editor.rows import nic_overrides_in_words
 from workspace.examples import examples

@@ -13,6 +13,7 @@ from planner.key_figures import KW_PER_MW, format_figure, phase_figures
 from workspace.plots.phases import life_end
 from workspace.words import words_of
 
+
 @dataclass(frozen=True)
 class PartLine:
     """One BOM line a phase adds or removes."""
@@ -63,9 +64,10 @@ class PhaseView:
 
     @property
     def summary(self) -> str:
-        """The phase in one line: "+27 lines (USD 8.4 M) · −10 lines · 12 links re-cabled"."""
-        parts = [f"{len(self.added)} part line{'s' if len(self.added) != 1 else ''} added "
-                 f"(USD {format_figure(self.added_usd, 0)})"]
+        """The phase in one line: "27 part lines added (USD 8.0 M) · 10 removed (USD 5.9 M) ·
+        12 links re-cabled"."""
+        lines = "part line" if len(self.added) == 1 else "part lines"
+        parts = [f"{len(self.added)} {lines} added (USD {format_figure(self.added_usd, 0)})"]
         if self.removed:
             parts.append(f"{len(self.removed)} removed (USD {format_figure(self.removed_usd, 0)})")
         if self.recabled_links:

@@ -101,10 +101,10 @@ def what_if_document(document: dict, posted, sliders: list[WhatIfSlider], catalo
                 path, value = "compute.nodes", math.ceil(value / per_system)
                 shown = f"{value:,} systems"
             else:
-                value = int(round(value))
+                value = round(value)
                 shown = f"{value:,} GPUs"
         else:
-            value = int(round(value)) if item.slider.decimals == 0 else round(value, item.slider.decimals)
+            value = round(value) if item.slider.decimals == 0 else round(value, item.slider.decimals)
             shown = f"{value:,.{item.slider.decimals}f}" + (f" {item.unit}" if item.unit else "")
         path_set(changed, path, value)
         moved.append(f"{item.label}: {item.value_text} → {shown}")

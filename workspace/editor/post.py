@@ -18,6 +18,7 @@ import re
 from typing import Any, get_args
 
 from core.solver.errors import join_path
+from planner.solver.phase_spec import PhaseSpec
 from workspace.editor.fields import (
     ROW_KEY,
     ROW_VALUE,
@@ -26,10 +27,9 @@ from workspace.editor.fields import (
     item_fields,
     tuple_item,
 )
-from planner.solver.phase_spec import PhaseSpec
 from workspace.editor.form_input import InputError
-from workspace.editor.phase_pools import posted_pools, posted_storage
 from workspace.editor.paths import path_get, path_pop, path_set
+from workspace.editor.phase_pools import posted_pools, posted_storage
 from workspace.editor.values import convert_text
 
 ROW_ADD = "row_add"
