@@ -18,6 +18,7 @@ urlpatterns = [
     path("scenarios/<int:pk>/edit/", editor_views.scenario_edit, name="scenario-edit"),
     path("scenarios/<int:pk>/history/", views.scenario_history, name="scenario-history"),
     path("scenarios/<int:pk>/replan/", views.scenario_replan, name="scenario-replan"),
+    path("scenarios/<int:pk>/what-if/", views.scenario_what_if, name="scenario-what-if"),
     path(
         "scenarios/<int:pk>/restore/<int:number>/", views.scenario_restore, name="scenario-restore"
     ),

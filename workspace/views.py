@@ -17,7 +17,7 @@ from handoff.exports import EXPORT_FORMATS as API_EXPORT_FORMATS
 from handoff.exports import export_available
 from handoff.nautobot_push_views import nautobot_push_available
 from jobs.services import TooManyJobs
-from planner.key_figures import key_figures
+from planner.key_figures import compare_groups, key_figures
 from planner.models import System
 from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
@@ -30,12 +30,13 @@ from planner.services import (
     scenario_update,
 )
 from planner.solver.documents import parse_document
-from core.solver.errors import DOCUMENT_PATH, InfeasibleError, ScenarioError
 from planner.solver.limits import TooMuchWork
 from planner.solver.scenario import read_scenario
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
+from workspace.dashboard.phases import PHASE_COLUMNS, phase_views
 from workspace.dashboard.plan_text import error_lines, error_path_words, join_indexes
+from workspace.dashboard.what_if import what_if_document, what_if_sliders
 from workspace.editor.form import document_as_yaml
 from workspace.editor.rows import nic_overrides_in_words
 from workspace.examples import examples
@@ -298,6 +299,7 @@ def scenario_detail(request, pk):
         charts = dashboard.plan_figures(data, spec, catalog)
         if data.get("phases"):
             charts["chart-buildout-timeline"] = phase_timeline_figure(data)
+            context.update(phases=phase_views(data), phase_columns=PHASE_COLUMNS)
         sections = dashboard.plan_sections(data, catalog)
         dashboard.attach_charts(sections, charts)
         names = dashboard.part_names(catalog, data)
@@ -308,10 +310,48 @@ def scenario_detail(request, pk):
             warning_lines=lines,
             lead=lead_screen(data, lines, charts, names),
             nic_overrides=nic_overrides_in_words(document),
+            what_if=what_if_sliders(document, data, spec, catalog),
         )
         context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])
     return render(request, "planner/scenario_detail.html", context)
+
+
+WHAT_IF_GROUP = "Totals"
+"""The comparison's rows the what-if shows (the others are ratios of these)."""
+
+
+@login_required
+@require_post
+def scenario_what_if(request, pk):
+    """The saved revision with the dashboard's sliders moved, planned without saving: its key
+    figures against the saved plan's, and its charts, which the page draws in place of the
+    saved plan's (js/plan.js)."""
+    scenario = scenario_get(owner=request.user, pk=pk)
+    revision = revision_current(scenario=scenario)
+    catalog = revision_catalog(revision)
+    context = {"scenario": scenario, "moved": [], "rows": [], "what_if_charts": {}, "problems": []}
+    try:
+        saved = plan_document(revision.document, catalog).to_dict()
+    except ScenarioError:
+        return render(request, "planner/inc/what_if_result.html", context)
+    sliders = what_if_sliders(revision.document, saved, read_scenario(revision.document), catalog)
+    document, moved = what_if_document(revision.document, request.POST, sliders, catalog)
+    context["moved"] = moved
+    if not moved:
+        return render(request, "planner/inc/what_if_result.html", context)
+    try:
+        plan = plan_document(document, catalog)
+    except ScenarioError as error:
+        context["problems"] = error_lines(error.as_dict(), dashboard.part_names(catalog))
+        return render(request, "planner/inc/what_if_result.html", context)
+    data = plan.to_dict()
+    charts = dashboard.plan_figures(data, read_scenario(document), catalog)
+    if data.get("phases"):
+        charts["chart-buildout-timeline"] = phase_timeline_figure(data)
+    groups = dict(compare_groups([saved, data], 0))
+    context.update(rows=groups.get(WHAT_IF_GROUP, []), what_if_charts=charts)
+    return render(request, "planner/inc/what_if_result.html", context)
 
 
 @login_required

@@ -61,9 +61,57 @@
     if (scroll) target.scrollIntoView({ block: "start" });
   }
 
+  // -- what-if: the dashboard's sliders replan the saved revision without saving (htmx posts
+  // the form); its answer carries the moved design's figures, drawn in place of the saved ones.
+  var saved = {};
+
+  function redrawAll(figures) {
+    charts = figures;
+    document.querySelectorAll(".plot").forEach(function (target) {
+      if (!target.dataset.drawn) return;
+      delete target.dataset.drawn;
+      window.Plotly.purge(target);
+    });
+    drawVisible(document);
+  }
+
+  function startWhatIf() {
+    var form = document.getElementById("what-if-form");
+    var result = document.getElementById("what-if-result");
+    if (!form || !result || !window.htmx) return;
+    document.getElementById("what-if").hidden = false;
+    function showValue(range) {
+      var output = document.getElementById(range.id + "-shown");
+      var decimals = Number(range.dataset.decimals || 0);
+      if (output) {
+        output.textContent = Number(range.value).toLocaleString("en-US", {
+          minimumFractionDigits: decimals, maximumFractionDigits: decimals,
+        });
+      }
+    }
+    form.addEventListener("input", function (event) {
+      if (event.target.type === "range") showValue(event.target);
+    });
+    form.addEventListener("reset", function () {
+      window.setTimeout(function () {
+        form.querySelectorAll("input[type=range]").forEach(showValue);
+        result.replaceChildren();
+        redrawAll(saved);
+      }, 0);
+    });
+    document.body.addEventListener("htmx:afterSwap", function (event) {
+      if (event.detail.target !== result) return;
+      var source = document.getElementById("what-if-charts");
+      var figures = source ? JSON.parse(source.textContent) : {};
+      redrawAll(Object.keys(figures).length ? figures : saved);
+    });
+  }
+
   function start() {
     var source = document.getElementById("plan-charts");
     if (source) charts = JSON.parse(source.textContent);
+    saved = charts;
+    startWhatIf();
     document.querySelectorAll("details").forEach(function (details) {
       details.addEventListener("toggle", function () {
         if (details.open) drawVisible(details);

@@ -25,9 +25,10 @@ def traces(figure):
 
 def test_the_timeline_steps_at_each_phase_start(plan):
     figure = traces(phase_timeline_figure(plan))
-    assert figure["GPUs"]["x"] == ["2026-03-01", "2026-09-01", "2027-06-01"]
-    assert figure["GPUs"]["y"] == [200, 800, 1904]
-    assert figure["IT MW"]["y"] == pytest.approx([phase["it_kw"] / 1000 for phase in plan["phases"]])
+    # the last phase is drawn to the end of the five-year life, not stopped at its start
+    assert figure["GPUs"]["x"] == ["2026-03-01", "2026-09-01", "2027-06-01", "2031-03-01"]
+    assert figure["GPUs"]["y"] == [200, 800, 1904, 1904]
+    assert figure["IT MW"]["y"][:-1] == pytest.approx([phase["it_kw"] / 1000 for phase in plan["phases"]])
     assert figure["Facility MW"]["y"][-1] == pytest.approx(plan["power"]["facility_kw"] / 1000)
     spend = figure["Cumulative capex"]["y"]
     assert spend == sorted(spend) and spend[-1] == pytest.approx(plan["cost"]["capex_usd"])
@@ -45,4 +46,4 @@ def test_the_plan_page_shows_the_timeline_of_a_phased_scenario(client, user):
     page = client.get(reverse("workspace:scenario-detail", args=[scenario.pk])).content.decode()
     assert 'id="chart-buildout-timeline"' in page and "Built in 3 phases" in page
     charts = json.loads(page.split('id="plan-charts" type="application/json">')[1].split("</script>")[0])
-    assert charts["chart-buildout-timeline"]["data"][0]["y"] == [200, 800, 1904]
+    assert charts["chart-buildout-timeline"]["data"][0]["y"] == [200, 800, 1904, 1904]

@@ -57,7 +57,8 @@ SECTION_TITLES = {
     "inference": "Inference sizing",
     "pools": "Pools",
 }
-SKIPPED = {"name", "warnings", "inputs"}
+SKIPPED = {"name", "warnings", "inputs", "phases"}
+"""Shown elsewhere: the phases by workspace/dashboard/phases.py, above the sections."""
 """Not sections of the plan: `inputs` echoes the scenario, which has its own pages."""
 MAX_TABLE_ROWS = 200
 MAX_DEPTH = 2

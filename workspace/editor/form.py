@@ -25,6 +25,7 @@ from workspace.editor.choices import part_attribute, part_label
 from workspace.editor.fields import EditorField, PriceRow, price_rows, walk_spec
 from workspace.editor.labels import humanize
 from workspace.editor.paths import form_path, path_get, path_pop, path_set
+from workspace.editor.phase_pools import PHASES_PATH, input_path, pool_lines, tier_lines
 from workspace.editor.post import apply_posted, apply_price_rows, posted_rows, row_action
 from workspace.editor.rows import SUMMARY_SEPARATOR, ErrorLink, nics_in_words, row_list
 from workspace.editor.values import display_value, scalar_kinds
@@ -64,6 +65,7 @@ class ScenarioEditor:
                 for spot in section.lists
             ]
         self._note_system_nics()
+        self._add_pool_lines()
         self._focus(focus)
         self.assign_errors(errors or {})
 
@@ -183,6 +185,23 @@ class ScenarioEditor:
                 name = part_attribute(system, "name") or part_attribute(system, "slug")
                 item.note = nics_in_words(name, part_attribute(system, "nics"))
 
+    def _add_pool_lines(self) -> None:
+        """Each phase row's lines, one per pool and one per storage tier
+        (workspace/editor/phase_pools.py)."""
+        phases = self.document.get(PHASES_PATH)
+        phases = phases if isinstance(phases, list) else []
+        systems = [(slug, part_label("systems", part)) for slug, part in sorted(self._parts("systems").items())]
+        switches = [(slug, part_label("switches", part)) for slug, part in sorted(self._parts("switches").items())]
+        storage = [(slug, part_label("storage_systems", part))
+                   for slug, part in sorted(self._parts("storage_systems").items())]
+        for item in self.all_row_lists():
+            if item.path != PHASES_PATH:
+                continue
+            for row in [*item.rows, *([item.template] if item.template else [])]:
+                phase = phases[row.index] if isinstance(row.index, int) and row.index < len(phases) else None
+                row.pool_lines = pool_lines(self.document, row.path, phase, row.number, systems, switches)
+                row.tier_lines = tier_lines(self.document, row.path, phase, row.number, storage)
+
     def _focus(self, path: str) -> None:
         lists = {item.path: item for item in self.all_row_lists()}
         if path in lists:
@@ -241,7 +260,7 @@ class ScenarioEditor:
         )
         sections = sorted(self.sections, key=lambda item: len(item.path), reverse=True)
         for path, messages in errors.items():
-            dotted = form_path(path)
+            dotted = input_path(form_path(path))
             target = next((item for item in fields if _within(dotted, item.path)), None)
             if target is not None:
                 row = self._row_for(target, dotted)
@@ -296,7 +315,7 @@ class ScenarioEditor:
                 containers.append((row.error_id, row.errors, "field-errors section-errors"))
                 containers.extend(
                     (editor_field.error_id, editor_field.errors, "field-errors")
-                    for editor_field in [*row.fields, *row.source_fields]
+                    for editor_field in [*row.fields, *row.line_fields, *row.source_fields]
                 )
         return containers
 

@@ -18,6 +18,7 @@ import re
 from typing import Any, get_args
 
 from core.solver.errors import join_path
+from planner.solver.phase_spec import PhaseSpec
 from workspace.editor.fields import (
     ROW_KEY,
     ROW_VALUE,
@@ -28,6 +29,7 @@ from workspace.editor.fields import (
 )
 from workspace.editor.form_input import InputError
 from workspace.editor.paths import path_get, path_pop, path_set
+from workspace.editor.phase_pools import posted_pools, posted_storage
 from workspace.editor.values import convert_text
 
 ROW_ADD = "row_add"
@@ -153,6 +155,15 @@ def _posted_item(data, item_class: type, row_path: str, base_item: dict, catalog
     for editor_field in fields:
         key = editor_field.path.removeprefix(row_path + ".")
         apply_posted(item, base_item, key, editor_field, data, input_errors, f"{error_path}.{key}")
+    if item_class is PhaseSpec:
+        pools = posted_pools(data, row_path, base_item.get("pools"), input_errors, error_path)
+        if pools is not None:
+            item["pools"] = pools
+        storage = posted_storage(data, row_path, base_item.get("storage"), input_errors, error_path)
+        if storage:
+            item["storage"] = storage
+        elif storage is not None:
+            item.pop("storage", None)
     for inner in lists:
         key = inner.path.removeprefix(row_path + ".")
         inner_items = posted_rows(data, inner, base_item.get(key), catalog_kinds, input_errors,
@@ -167,4 +178,5 @@ def _posted_item(data, item_class: type, row_path: str, base_item: dict, catalog
         key = nested_path.removeprefix(row_path + ".")
         if path_get(item, key) == {}:
             path_pop(item, key)
-    return item
+    # Keys in the order the document wrote them (a row's inputs are written back one by one).
+    return {**{key: item[key] for key in base_item if key in item}, **item}

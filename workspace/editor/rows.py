@@ -43,8 +43,6 @@ LIST_HELP = {
 """Help of a list in the form, where the spec's (written for the document) says less."""
 
 ROW_LABELS = {
-    "phases[].pools": "Pool sizes at the end of the phase",
-    "phases[].storage": "Storage tier sizes",
     "storage.tiers[].system": "Storage system",
     "storage.tiers[].other_tb": "Other data",
     "storage.tiers[].systems": "Fixed number of systems",
@@ -75,11 +73,6 @@ CHOICE_LABELS = {
 """Words of a row input's choices where the key's words are not what architects say."""
 
 ROW_HELP = {
-    "phases[].pools": "Each pool built by the end of the phase and its size, in the unit the pool is given in "
-    "(GPUs or systems): e.g. training: 256 GPUs; serving: 4 systems. Write the compute section's pool as compute. "
-    "A pool left out is not built yet.",
-    "phases[].storage": "Storage tiers resized by the end of the phase, by name: e.g. datasets: 800 TB; "
-    "burst-buffer: 4 systems. A tier left out keeps the scenario's size.",
     "compute.nics[].role": "The network these ports connect to.",
     "components.systems[].nics[].role": "The network these ports connect to.",
     "compute.nics[].ports_per_cage": "2 where two ports share a cage and its module (twin-port OSFP).",
@@ -144,10 +137,18 @@ class EditorRow:
     """Index of this item in the form's hidden document, so that a post keeps what the row does
     not show; empty for a row added on the page."""
     errors: list[str] = field(default_factory=list)
+    pool_lines: Any = ()
+    """A phase row's lines, one per pool (workspace/editor/phase_pools.py)."""
+    tier_lines: Any = ()
+    """A phase row's lines, one per storage tier."""
 
     @property
     def path(self) -> str:
         return f"{self.list_path}.{self.index}"
+
+    @property
+    def line_fields(self) -> list[EditorField]:
+        return [item for line in [*self.pool_lines, *self.tier_lines] for item in line.fields]
 
     def _part(self, editor_field: EditorField) -> str:
         """The optional part of the item a field belongs to (`workload` of
@@ -215,15 +216,15 @@ class EditorRow:
 
     @property
     def has_errors(self) -> bool:
-        return bool(self.errors) or any(item.errors for item in [*self.fields, *self.source_fields]) or any(
-            inner.has_errors for inner in self.lists
-        )
+        return bool(self.errors) or any(
+            item.errors for item in [*self.fields, *self.source_fields, *self.line_fields]
+        ) or any(inner.has_errors for inner in self.lists)
 
     def error_links(self, where: str) -> list[ErrorLink]:
         """The banner's links to the errors of this row, its inputs and its lists."""
         where = f"{where}{SUMMARY_SEPARATOR}{self.title}"
         links = [ErrorLink(where, message, self.anchor) for message in self.errors]
-        for item in [*self.fields, *self.source_fields]:
+        for item in [*self.fields, *self.line_fields, *self.source_fields]:
             links.extend(
                 ErrorLink(f"{where}{SUMMARY_SEPARATOR}{item.label}", message, item.input_id) for message in item.errors
             )
@@ -237,6 +238,7 @@ class EditorRow:
 
     def all_fields(self):
         yield from self.fields
+        yield from self.line_fields
         yield from self.source_fields
         for row_list in self.lists:
             yield from row_list.all_fields()

@@ -1,24 +1,48 @@
 """The build-out timeline of a phased plan as a plotly figure dict: GPUs, IT and facility power
 and cumulative capex at each phase's start date (planner.solver.phases). Built from the plan's
-plain data, in the style of workspace/plots/figures.py; left out when the plan has no phases."""
+plain data, in the style of workspace/plots/figures.py; left out when the plan has no phases.
+The last phase is drawn to the end of the life the TCO covers, so its years show as long as
+they last."""
+
+import datetime
 
 from core.plot_theme import COLORS, PALETTE, base_layout
 from planner.key_figures import phase_figures
 
 GRID = "#eef2f6"
+DAYS_PER_YEAR = 365.25
+"""As planner.solver.phases counts a phase's years from the first."""
 PANELS = {"yaxis": [0.7, 1.0], "yaxis2": [0.36, 0.64], "yaxis3": [0.0, 0.3]}
 """Three panels over one date axis, top to bottom: GPUs, MW, cumulative spend."""
 
 
+def life_end(plan: dict) -> str:
+    """The day the life the TCO covers ends, counted from the first phase's start (the years
+    of `cost.opex_usd_by_year`); the last phase's start when the plan has no yearly opex or the
+    life ends before it."""
+    phases = plan["phases"]
+    years = len((plan.get("cost") or {}).get("opex_usd_by_year") or ())
+    first = datetime.date.fromisoformat(phases[0]["start"])
+    last = datetime.date.fromisoformat(phases[-1]["start"])
+    end = first + datetime.timedelta(days=round(years * DAYS_PER_YEAR))
+    return max(end, last).isoformat()
+
+
 def phase_timeline_figure(plan: dict) -> dict | None:
     """GPUs installed (steps), IT and facility MW (lines) and cumulative capex (steps) by phase
-    start date; the hover names each phase and what it buys."""
+    start date, to the end of the life the TCO covers; the hover names each phase and what it
+    buys."""
     phases = plan.get("phases")
     if not isinstance(phases, list) or not phases:
         return None
-    dates = [phase["start"] for phase in phases]
+    # The last phase runs to the end of the life: its step is drawn to that day, not stopped
+    # at its start.
+    end = life_end(plan)
+    dates = [phase["start"] for phase in phases] + [end]
     names = [phase["name"] for phase in phases]
+    names.append(f"{names[-1]}, to the end of the life")
     phases = [phase_figures(plan, index) for index in range(len(phases))]
+    phases.append({**phases[-1], "capex_usd": 0})
     step = {"shape": "hv"}
     data = [
         {
