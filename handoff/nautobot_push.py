@@ -10,6 +10,7 @@ cable on an interface the plan cables anew is deleted (an interface takes one ca
 3.2 does not keep the tag of a cable made through the API.
 """
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ from typing import Any
 
 import pynautobot
 import requests
+from pynautobot.core.graphql import GraphQLException
 
 from handoff.push import KindSummary, PushSummary, chunks, devices_to_unrack, plain, refusals
 from handoff.solver.nautobot import (
@@ -45,6 +47,14 @@ ENDPOINTS = {
     "interfaces": ("dcim", "interfaces"), "power_panels": ("dcim", "power_panels"),
     "power_feeds": ("dcim", "power_feeds"), "cables": ("dcim", "cables"),
 }
+GRAPHQL_INTERFACES = """query ($location: [String], $limit: Int, $offset: Int) {
+  interfaces(location: $location, limit: $limit, offset: $offset) {
+    id name type mgmt_only status { id } device { id }
+  }
+}"""
+"""A location's interfaces, only the fields the push compares: Nautobot's REST API answers
+1.3 kB an interface (its cable peer, connected endpoint, URLs), three times slower to read than
+this query (882 interfaces: 45 s against 14 s on a busy 2-core machine)."""
 FIXED_FIELDS = {"cables": ("termination_a_type", "termination_a_id", "termination_b_type", "termination_b_id"),
                 "interfaces": ("status",)}
 """Fields set when the push creates an object, never updated. An interface's status: Nautobot
@@ -169,7 +179,30 @@ class NautobotPush:
             return []
         if kind == "cables":
             return endpoint.filter(location_id=location_id, limit=PAGE)
+        if kind == "interfaces":
+            return self._interfaces(location_id, {fields["type"] for fields in desired.objects[kind].values()})
         return endpoint.filter(location=location_id, limit=PAGE)
+
+    def _interfaces(self, location_id: Any, types: set[str]) -> Iterable[dict]:
+        """A location's interfaces through GraphQL, `PAGE` at a time, their type as the REST
+        API gives it (GraphQL names a choice as a constant: `1000base-t` is `A_1000BASE_T`)."""
+        values = {_graphql_choice(value): value for value in types}
+        offset = 0
+        while True:
+            try:
+                answer = self.api.graphql.query(GRAPHQL_INTERFACES, variables={
+                    "location": [str(location_id)], "limit": PAGE, "offset": offset}).json
+            except GraphQLException as error:
+                answer = {"errors": error.errors}
+            if answer.get("errors"):
+                raise PushError(f"Nautobot's GraphQL API at {self.url} refused the read of interfaces: "
+                                f"{str(answer['errors'])[:500]}")
+            page = answer["data"]["interfaces"]
+            for interface in page:
+                yield {**interface, "type": values.get(interface["type"], interface["type"])}
+            if len(page) < PAGE:
+                return
+            offset += PAGE
 
     def _key(self, kind: str, fields: dict, location: str) -> tuple | None:
         name = fields.get("name")
@@ -193,6 +226,13 @@ class NautobotPush:
             ends = [_name_of(self.keys["interfaces"], fields.get(f"termination_{side}_id")) for side in "ab"]
             return cable_key(*ends) if all(ends) else None
         return None
+
+
+def _graphql_choice(value: str) -> str:
+    """A choice's value as Nautobot's GraphQL API names it (graphene-django's constant: runs of
+    other characters than letters and digits as `_`, upper case, `A_` before a leading digit)."""
+    name = re.sub(r"[\W|^]+", "_", value).upper()
+    return f"A_{name}" if name[:1].isdigit() else name
 
 
 def _name_of(keys: dict[Any, tuple], object_id: Any) -> tuple | None:
