@@ -1,6 +1,8 @@
 """Push a plan to Nautobot through its REST API (pynautobot): read what exists, diff it against
 the plan's objects (handoff/solver/nautobot.py) and write the changes kind by kind with bulk
-requests (a list in one POST or PATCH, `CHUNK` objects at a time).
+requests (a list in one POST or PATCH, `CHUNK` objects at a time). What exists is read in a
+few paged requests per kind (`PAGE` objects each); a location's interfaces, the most numerous,
+through GraphQL with only the fields compared.
 
 Objects are created with the `capacity-planner` tag. Objects the plan no longer has (in its
 location: rack groups, racks, devices, interfaces, power panels and feeds, cables) are kept and
