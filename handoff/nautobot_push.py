@@ -60,10 +60,10 @@ this query (882 interfaces: 45 s against 14 s on a busy 2-core machine)."""
 FIXED_FIELDS = {"cables": ("termination_a_type", "termination_a_id", "termination_b_type", "termination_b_id"),
                 "interfaces": ("status",)}
 """Fields set when the push creates an object, never updated. An interface's status: Nautobot
-makes a device's interfaces from its type's templates, "Active", and updates them one save at a
-time even in a bulk request (a 4-SU plan's 4,900 interfaces took longer than `TIMEOUT_S`); the
-push gives "Planned" to the interfaces it makes itself (a plan's split lanes) and leaves the
-others' status to Nautobot and the data-centre team."""
+makes a device's interfaces from its type's templates, "Active", and saves a bulk update object
+by object: setting thousands of them to "Planned" took longer than `TIMEOUT_S`. The push gives
+"Planned" to the interfaces it makes itself (a plan's split lanes) and leaves the others' status
+to Nautobot and the data-centre team."""
 
 
 class PushError(Exception):
