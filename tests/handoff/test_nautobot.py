@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from handoff.formats import netbox_bundle
+from handoff.nautobot_push import FIXED_FIELDS, _graphql_choice
 from handoff.solver.nautobot import (
     KINDS,
     Ref,
@@ -134,3 +135,19 @@ def test_lengths_are_whole_numbers(length, unit, whole):
 ])
 def test_same_value(want, have, same):
     assert same_value(want, have) is same
+
+
+@pytest.mark.parametrize(("value", "constant"), [("1000base-t", "A_1000BASE_T"), ("infiniband-ndr", "INFINIBAND_NDR"),
+                                                 ("100gbase-x-qsfp28", "A_100GBASE_X_QSFP28"), ("other", "OTHER")])
+def test_an_interface_type_as_nautobots_graphql_names_it(value, constant):
+    """As Nautobot 3.2.7 answered the live test's GraphQL read (`A_1000BASE_T`, `INFINIBAND_NDR`)."""
+    assert _graphql_choice(value) == constant
+
+
+def test_template_made_interfaces_keep_their_status():
+    """The push never updates an interface's status: Nautobot gives the interfaces it makes from
+    a device type's templates its own."""
+    planned = {("node", "p1"): {"name": "p1", "type": "other", "status": "planned"}}
+    active = {("node", "p1"): ("id-1", {"name": "p1", "type": "other", "status": "active"})}
+    changes = diff(planned, active, FIXED_FIELDS["interfaces"])
+    assert (changes.create, changes.update, changes.unchanged) == ([], [], 1)

@@ -1,10 +1,12 @@
 """A real Nautobot (scripts/with-nautobot: from PyPI, on a throw-away PostgreSQL and Redis)
-receives a one-scalable-unit plan: the racks, devices, interfaces and cables it then holds
-equal the plan's; a second push changes nothing; after an edit the counts follow (issue 15,
-point 2). Skipped where NAUTOBOT_URL is unset, except under scripts/with-nautobot
-(NAUTOBOT_REQUIRED=1), where it must run."""
+receives two plans at two locations: each location then holds the racks, devices, interfaces
+and cables of its plan, a re-push of the first changes nothing, and after an edit the counts
+follow, the objects the plan no longer has kept and reported (issues 15 and 26). Skipped where
+NAUTOBOT_URL is unset, except under scripts/with-nautobot (NAUTOBOT_REQUIRED=1), where it must
+run."""
 
 import os
+import time
 
 import pynautobot
 import pytest
@@ -17,8 +19,9 @@ from tests.handoff.conftest import example_document
 URL = os.environ.get("NAUTOBOT_URL", "")
 TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
 REQUIRED = os.environ.get("NAUTOBOT_REQUIRED", "") not in ("", "0")
-LOCATION = f"planner integration {os.getpid()}"
-"""A location of its own each run: a Nautobot kept between runs starts empty there."""
+RUN = os.getpid()
+"""Locations of their own each run: a Nautobot kept between runs starts empty there."""
+COUNTED = ("racks", "devices", "interfaces", "cables")
 
 pytestmark = [
     pytest.mark.nautobot,
@@ -27,52 +30,76 @@ pytestmark = [
 ]
 
 
-def one_su_plan(catalog, nodes: int = 16):
+def one_su_plan(catalog, name: str, nodes: int = 16):
     document = example_document("dgx-h100-4su.yaml")
-    document["name"] = LOCATION
+    document["name"] = name
     document["compute"]["nodes"] = nodes
     return plan_scenario(document, catalog)
 
 
-def nautobot_counts() -> dict[str, int]:
+def inference_plan(catalog, name: str):
+    """A different plan: HGX H100 inference servers, a device type of their own beside the head
+    node's and the PDU's, which the first plan has too."""
+    return plan_scenario({**example_document("llama-70b-inference.yaml"), "name": name}, catalog)
+
+
+def nautobot_counts(location_name: str) -> dict[str, int]:
     api = pynautobot.api(URL, token=TOKEN)
-    location = api.dcim.locations.get(name=LOCATION)
-    counts = {kind: getattr(api.dcim, kind).count(location=location.id) for kind in ("racks", "devices", "interfaces")}
+    location = api.dcim.locations.get(name=location_name)
+    counts = {kind: getattr(api.dcim, kind).count(location=location.id) for kind in COUNTED if kind != "cables"}
     return {**counts, "cables": api.dcim.cables.count(location_id=location.id)}
 
 
 def plan_counts(plan, catalog) -> dict[str, int]:
-    desired = desired_objects(plan, catalog, LOCATION)
-    return {kind: len(desired.objects[kind]) for kind in ("racks", "devices", "interfaces", "cables")}
+    desired = desired_objects(plan, catalog, plan.name)
+    return {kind: len(desired.objects[kind]) for kind in COUNTED}
 
 
-def test_push_then_push_again_then_edit(catalog):
+def timed_push(plan, catalog, what: str):
+    started = time.monotonic()
+    summary = push_plan(plan, catalog, URL, TOKEN, plan.name)
+    print("\n".join([f"{what} ({time.monotonic() - started:.1f} s), {plan_counts(plan, catalog)}:",
+                     *summary.lines()]))
+    return summary
+
+
+def test_two_plans_into_one_nautobot_then_the_first_again_then_edited(catalog):
     assert URL and TOKEN, "scripts/with-nautobot sets NAUTOBOT_URL and NAUTOBOT_TOKEN"
-    plan = one_su_plan(catalog)
-    first = push_plan(plan, catalog, URL, TOKEN, LOCATION)
-    assert first.total("created") > 0
-    assert nautobot_counts() == plan_counts(plan, catalog)
-    print("\n".join(["first push:", *first.lines()]))
+    first = one_su_plan(catalog, f"planner nautobot one {RUN}")
+    second = inference_plan(catalog, f"planner nautobot two {RUN}")
 
-    again = push_plan(plan, catalog, URL, TOKEN, LOCATION)
-    assert (again.total("created"), again.total("updated")) == (0, 0), again.lines()
-    assert nautobot_counts() == plan_counts(plan, catalog)
+    pushed = timed_push(first, catalog, "first plan")
+    assert pushed.total("created") > 0
+    assert nautobot_counts(first.name) == plan_counts(first, catalog)
 
-    bigger = one_su_plan(catalog, nodes=20)
-    edited = push_plan(bigger, catalog, URL, TOKEN, LOCATION)
-    assert edited.kinds["devices"].created > 0
+    pushed = timed_push(second, catalog, "second plan")
+    # The shared objects Nautobot has (the first plan's head node and PDU types) are reused.
+    assert pushed.kinds["device_types"].unchanged > 0
+    assert nautobot_counts(second.name) == plan_counts(second, catalog)
+    assert nautobot_counts(first.name) == plan_counts(first, catalog)
+
+    again = timed_push(first, catalog, "first plan again")
+    assert (again.total("created"), again.total("updated"), again.total("deleted")) == (0, 0, 0), again.lines()
+    assert nautobot_counts(first.name) == plan_counts(first, catalog)
+    assert nautobot_counts(second.name) == plan_counts(second, catalog)
+
+    # Two systems fewer: their devices, interfaces and cables are left over, and the leaves'
+    # cables are laid anew (the fewest cables an edit re-makes: Nautobot takes 0.3 to 0.9 s a cable).
+    smaller = one_su_plan(catalog, first.name, nodes=14)
+    edited = timed_push(smaller, catalog, "first plan edited")
+    assert edited.kinds["cables"].created > 0 and edited.kinds["devices"].left_over > 0
     # Objects the plan no longer has are kept (devices unracked) and reported as left over.
-    kept = {kind: edited.kinds[kind].left_over for kind in ("racks", "devices", "interfaces", "cables")}
-    wanted = plan_counts(bigger, catalog)
-    assert nautobot_counts() == {kind: wanted[kind] + kept[kind] for kind in wanted}
-    print("\n".join(["after the edit:", *edited.lines()]))
+    kept = {kind: edited.kinds[kind].left_over for kind in COUNTED}
+    wanted = plan_counts(smaller, catalog)
+    assert nautobot_counts(first.name) == {kind: wanted[kind] + kept[kind] for kind in COUNTED}
+    assert nautobot_counts(second.name) == plan_counts(second, catalog)
 
 
 def test_a_refused_token_is_a_clear_error(catalog):
     with pytest.raises(PushError, match="refused the token"):
-        push_plan(one_su_plan(catalog), catalog, URL, "0" * 40, LOCATION)
+        push_plan(one_su_plan(catalog, f"planner nautobot refused {RUN}"), catalog, URL, "0" * 40)
 
 
 def test_a_wrong_url_is_a_clear_error(catalog):
     with pytest.raises(PushError, match="cannot be reached|not a Nautobot API"):
-        push_plan(one_su_plan(catalog), catalog, "http://127.0.0.1:9", TOKEN, LOCATION)
+        push_plan(one_su_plan(catalog, f"planner nautobot unreachable {RUN}"), catalog, "http://127.0.0.1:9", TOKEN)
