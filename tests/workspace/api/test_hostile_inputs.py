@@ -33,11 +33,11 @@ def _flow_list_of_integers(syntax: str) -> str:
 
 def _refusal_cost(text: str, syntax: str) -> tuple[ScenarioError, float, int]:
     tracemalloc.start()
-    started = time.process_time()
+    started = time.thread_time()
     try:
         with pytest.raises(ScenarioError) as refused:
             parse_document(text, syntax)
-        cpu_s = time.process_time() - started
+        cpu_s = time.thread_time() - started
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -131,9 +131,9 @@ def _non_finite_paths(value, path=""):
 
 
 def _answer(api, document) -> tuple[int, dict, float]:
-    started = time.process_time()
+    started = time.thread_time()
     response = api.post("/api/v1/plan/", document, format="json")
-    return response.status_code, response.json(), time.process_time() - started
+    return response.status_code, response.json(), time.thread_time() - started
 
 
 @pytest.mark.parametrize("policy", ["young", "daly", "daly_higher_order"])
