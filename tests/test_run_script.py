@@ -145,7 +145,10 @@ def test_the_run_script_serves_runs_jobs_and_stops_both_on_ctrl_c(tmp_path):
     assert f"and the job worker (pid {server.pid};" in output
     assert "Handling signal: hup" in output
     assert len(re.findall(r"^Worker \S+ running background jobs", output, re.MULTILINE)) == 3
-    assert len(re.findall(r"^Worker \S+ stopped$", output, re.MULTILINE)) == 2
+    # The reload's job worker stops; the last one stops, or is killed past scripts/run's limit.
+    stopped = re.findall(r"^Worker \S+ stopped$|^The job worker \(pid \d+\) did not stop in \d+ s: killed$",
+                         output, re.MULTILINE)
+    assert len(stopped) == 2, output[-3000:]
     assert "ended with status 137: starting it again in 1 s; gunicorn goes on serving" in output
     with pytest.raises(ProcessLookupError):
         os.killpg(server.pid, 0)
