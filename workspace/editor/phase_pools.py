@@ -167,16 +167,26 @@ def _set_in_place(entry: dict, key: str, value: Any) -> None:
     entry.update(rebuilt)
 
 
+def _posted_names(data, pattern: str) -> list[str]:
+    """The names (the pattern's first group) of the posted inputs the pattern matches, each
+    once, in the order posted."""
+    matcher = re.compile(pattern)
+    return list(dict.fromkeys(match[1] for name in data for match in [matcher.match(name)] if match))
+
+
+def _ticked(data, name: str) -> bool:
+    """Whether the checkbox `name` was ticked (its last posted value: a hidden input may come first)."""
+    return data.getlist(name)[-1:] in (["true"], ["on"])
+
+
 def posted_pools(data, row_path: str, base_pools: Any, input_errors: dict[str, list[str]],
                  error_path: str) -> Any:
     """The phase's `pools:` the posted lines of the row at `row_path` describe, or `base_pools`
     when the form posted no line (a page older than the lines)."""
-    pattern = re.compile(re.escape(row_path) + r"\.pools\.([a-z0-9_-]+)\.(" + "|".join(INPUTS) + r")$")
-    posted = [match[1] for name in data for match in [pattern.match(name)] if match]
-    if not posted:
+    names = _posted_names(data, rf"{re.escape(row_path)}\.pools\.([a-z0-9_-]+)\.({'|'.join(INPUTS)})$")
+    if not names:
         return base_pools
     base_pools = base_pools if isinstance(base_pools, dict) else {}
-    names = [name for index, name in enumerate(posted) if name not in posted[:index]]
     order = [name for name in base_pools if name in names] + [name for name in names if name not in base_pools]
     pools: dict[str, Any] = {}
     for pool in order:
@@ -193,7 +203,7 @@ def posted_pools(data, row_path: str, base_pools: Any, input_errors: dict[str, l
 
 def _posted_entry(data, prefix: str, base: Any, input_errors: dict[str, list[str]], where: str) -> dict | None:
     """One pool's entry from its line, or None when the line is blank (the pool not built)."""
-    retired = data.getlist(f"{prefix}.retire")[-1:] in (["true"], ["on"])
+    retired = _ticked(data, f"{prefix}.retire")
     size_text = (data.get(f"{prefix}.size") or "").strip()
     system = (data.get(f"{prefix}.system") or "").strip()
     switch = (data.get(f"{prefix}.switch") or "").strip()
@@ -309,18 +319,16 @@ def tier_lines(document: dict, phase_path: str, phase: Any, number: int, storage
 def posted_storage(data, row_path: str, base_storage: Any, input_errors: dict[str, list[str]],
                    error_path: str) -> Any:
     """The phase's `storage:` the posted lines describe, or `base_storage` when none was posted."""
-    pattern = re.compile(re.escape(row_path) + r"\.storage\.([^.]+)\.(" + "|".join(TIER_INPUTS) + r")$")
-    posted = [match[1] for name in data for match in [pattern.match(name)] if match]
-    if not posted:
+    names = _posted_names(data, rf"{re.escape(row_path)}\.storage\.([^.]+)\.({'|'.join(TIER_INPUTS)})$")
+    if not names:
         return base_storage
     base_storage = base_storage if isinstance(base_storage, dict) else {}
-    names = [name for index, name in enumerate(posted) if name not in posted[:index]]
     order = [name for name in base_storage if name in names] + [name for name in names if name not in base_storage]
     storage: dict[str, Any] = {}
     for tier in order:
         prefix = f"{row_path}.storage.{tier}"
         base = base_storage.get(tier) if isinstance(base_storage.get(tier), dict) else {}
-        if data.getlist(f"{prefix}.built")[-1:] not in (["true"], ["on"]):
+        if not _ticked(data, f"{prefix}.built"):
             storage[tier] = {"built": False}
             continue
         entry = copy.deepcopy(base)
