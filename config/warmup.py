@@ -12,6 +12,7 @@ from django.db import DatabaseError
 from django.template.loader import get_template
 
 from catalog.rows import catalog_snapshot
+from core.solver.errors import ScenarioError
 from handoff.exports import plan_export_of
 from planner.services import plan_document
 
@@ -23,12 +24,12 @@ PAGES = ("planner/scenario_detail.html", "planner/scenario_list.html", "planner/
 
 def warm_up() -> None:
     """Reads the catalog, plans and exports a small cluster and compiles the main pages'
-    templates. With the database down the worker boots cold: its first request reads it."""
+    templates. With the database down, or a catalog without the warm-up's system (not loaded
+    yet), the worker boots cold: a warm-up never keeps a worker from serving."""
     try:
         catalog = catalog_snapshot()
-    except DatabaseError as error:
-        logger.warning("the worker boots without its warm-up, the database did not answer: %s", error)
-        return
-    plan_export_of(plan_document(WARM_UP_DOCUMENT, catalog), "xlsx", catalog=catalog)
+        plan_export_of(plan_document(WARM_UP_DOCUMENT, catalog), "xlsx", catalog=catalog)
+    except (DatabaseError, ScenarioError) as error:
+        logger.warning("the worker boots without its warm-up: %s", error)
     for page in PAGES:
         get_template(page)
