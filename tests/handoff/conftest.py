@@ -12,6 +12,23 @@ def example_document(name: str) -> dict:
     return yaml.safe_load((EXAMPLES / name).read_text())
 
 
+def one_su_plan(catalog, name: str, nodes: int = 16):
+    """The 4-SU example cut to `nodes` systems (16: one scalable unit), under `name`."""
+    document = example_document("dgx-h100-4su.yaml")
+    document["name"] = name
+    document["compute"]["nodes"] = nodes
+    return plan_scenario(document, catalog)
+
+
+def inference_plan(catalog, name: str):
+    """A different plan for a second push into one instance: HGX H100 inference servers, a
+    device type of their own beside the head node's and the PDU's, which the first plan has too.
+    (A multi-rack CloudMatrix plan, with virtual chassis and split lanes, takes the live tools too
+    long for the suite: 262 devices, 1,629 cables; tests/handoff/solver/test_netbox_objects.py
+    checks its objects.)"""
+    return plan_scenario({**example_document("llama-70b-inference.yaml"), "name": name}, catalog)
+
+
 @pytest.fixture(scope="session")
 def plan_4su(catalog):
     """The 4-SU DGX H100 SuperPOD (RA-11333-001): 128 systems, rail-optimized 2-tier NDR."""

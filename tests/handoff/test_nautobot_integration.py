@@ -13,8 +13,7 @@ import pytest
 
 from handoff.nautobot_push import PushError, push_plan
 from handoff.solver.nautobot import desired_objects
-from planner.solver.pipeline import plan_scenario
-from tests.handoff.conftest import example_document
+from tests.handoff.conftest import inference_plan, one_su_plan
 
 URL = os.environ.get("NAUTOBOT_URL", "")
 TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
@@ -28,19 +27,6 @@ pytestmark = [
     pytest.mark.skipif(not URL and not REQUIRED,
                        reason="NAUTOBOT_URL is unset (scripts/with-nautobot runs a Nautobot for this test)"),
 ]
-
-
-def one_su_plan(catalog, name: str, nodes: int = 16):
-    document = example_document("dgx-h100-4su.yaml")
-    document["name"] = name
-    document["compute"]["nodes"] = nodes
-    return plan_scenario(document, catalog)
-
-
-def inference_plan(catalog, name: str):
-    """A different plan: HGX H100 inference servers, a device type of their own beside the head
-    node's and the PDU's, which the first plan has too."""
-    return plan_scenario({**example_document("llama-70b-inference.yaml"), "name": name}, catalog)
 
 
 def nautobot_counts(location_name: str) -> dict[str, int]:

@@ -17,8 +17,7 @@ import yaml
 
 from handoff.formats import netbox_bundle, netbox_tables
 from handoff.netbox_push import PushError, push_plan
-from planner.solver.pipeline import plan_scenario
-from tests.handoff.conftest import example_document
+from tests.handoff.conftest import inference_plan, one_su_plan
 
 URL = os.environ.get("NETBOX_URL", "")
 TOKEN = os.environ.get("NETBOX_TOKEN", "")
@@ -41,21 +40,6 @@ pytestmark = [
     pytest.mark.skipif(not URL and not REQUIRED,
                        reason="NETBOX_URL is unset (scripts/with-netbox runs a NetBox for this test)"),
 ]
-
-
-def one_su_plan(catalog, name: str, nodes: int = 16):
-    document = example_document("dgx-h100-4su.yaml")
-    document["name"] = name
-    document["compute"]["nodes"] = nodes
-    return plan_scenario(document, catalog)
-
-
-def inference_plan(catalog, name: str):
-    """A different plan: HGX H100 inference servers, a device type of its own beside the head
-    node's and the PDU's, which it shares with the first plan. (A multi-rack CloudMatrix plan,
-    with virtual chassis and split lanes, takes NetBox too long for the test suite: 262 devices,
-    1,629 cables; tests/handoff/solver/test_netbox_objects.py checks its objects.)"""
-    return plan_scenario({**example_document("llama-70b-inference.yaml"), "name": name}, catalog)
 
 
 def netbox_count(path: str, **params) -> int:
