@@ -4,6 +4,7 @@ which tool it pushes to, its own options and how it calls its push."""
 
 import os
 import sys
+from abc import ABCMeta, abstractmethod
 from typing import Any
 
 from django.core.management.base import BaseCommand
@@ -16,7 +17,7 @@ EXIT_PUSH_FAILED = 1
 EXIT_BAD_SCENARIO = 2
 
 
-class PushCommand(BaseCommand):
+class PushCommand(BaseCommand, metaclass=ABCMeta):
     name = ""
     """The command's name, which starts its error lines (`push_nautobot`)."""
     tool = ""
@@ -38,8 +39,9 @@ class PushCommand(BaseCommand):
     def add_tool_arguments(self, parser) -> None:
         """The options of this tool's push."""
 
+    @abstractmethod
     def push(self, plan: Any, catalog: Any, url: str, token: str, options: dict) -> PushSummary:
-        raise NotImplementedError
+        """Push the plan to the tool at `url` with the command's own `options`."""
 
     def handle(self, *args, scenario, url, token, **options):
         try:
