@@ -193,6 +193,7 @@ class PlanCabling:
         self.module_order = tuple(sorted(self.transceivers, key=lambda slug: (self.transceivers[slug].reach_m, slug)))
         self.module_rank = {slug: rank for rank, slug in enumerate(self.module_order)}
         self._switch_runs = self._management_runs()
+        self._segments: dict[str, list] = {}
 
     # -- endpoint devices ---------------------------------------------------------------------
 
@@ -464,6 +465,12 @@ class PlanCabling:
             holder=tier.switch, links_per_cage=per_cage * split,
         )
 
+    def segments(self, fabric: FabricWiring) -> list:
+        """The fabric's segments with links (`cabling_links.fabric_segments`), made once."""
+        if fabric.name not in self._segments:
+            self._segments[fabric.name] = fabric_segments(self, fabric)
+        return self._segments[fabric.name]
+
     def steps(self, fabric: str, link: LinkResult) -> tuple:
         """The link choice of a segment as a step function of length (`media.link_choice_steps`)."""
         key = (link.gbps, link.lower_end, link.upper_end, self.optical_media[fabric])
@@ -479,7 +486,7 @@ class PlanCabling:
         number = 0
         label = self.racks.label
         for fabric in self.fabrics:
-            segments = fabric_segments(self, fabric)
+            segments = self.segments(fabric)
             held = count_fabric(self, segments, CHUNK_LINKS).cage_modules
             for cables in segments:
                 link, choices = cables.link, cables.choices

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from fabric.solver.cabling import PlanCabling
-from fabric.solver.cabling_links import count_fabric, fabric_segments, sampled_optics_w
+from fabric.solver.cabling_links import count_fabric, sampled_optics_w
 from fabric.solver.figures import W_PER_KW
 from fabric.solver.results import CableCount, FabricResult, PartQuantity
 
@@ -28,16 +28,19 @@ class CabledPlan:
     """A site's pools by name (each with its system, compute and racks)."""
 
 
-def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
+def counted_fabrics(
+    plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None,
+) -> dict[str, FabricResult]:
     """The plan's fabrics with their cables, transceivers and optics power as the cabling plan's
     rows add up (`cabling_links.count_fabric`): one cable per row, by part and stock length;
-    one module per cage the rows' ends use; media and lengths as measured."""
+    one module per cage the rows' ends use; media and lengths as measured. `cabling`: the
+    plan's, where already made (it reads only the fabrics and where the devices stand)."""
     if not plan.fabrics:
         return {}
-    cabling = PlanCabling(plan, catalog)
+    cabling = cabling or PlanCabling(plan, catalog)
     counted = {}
     for fabric in cabling.fabrics:
-        total = count_fabric(cabling, fabric_segments(cabling, fabric))
+        total = count_fabric(cabling, cabling.segments(fabric))
         by_link = {id(count.link_of): count for count in total.segments}
         links = [by_link[id(link)].link if id(link) in by_link else link for link in fabric.result.links]
         cables: dict[tuple, int] = {}
@@ -65,16 +68,19 @@ def counted_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricRe
     return {name: counted[name] for name in plan.fabrics}
 
 
-def estimated_fabrics(plan: Any, catalog: "CatalogSnapshot") -> dict[str, FabricResult]:
+def estimated_fabrics(
+    plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None,
+) -> dict[str, FabricResult]:
     """The plan's fabrics with the optics' power by device estimated from a sample of the
     cabling plan's links (`cabling_links.sampled_optics_w`): what racks are packed with before
-    the cables are counted where they stand. Their other figures are the fabric engine's."""
+    the cables are counted where they stand. Their other figures are the fabric engine's.
+    `cabling` as for `counted_fabrics`."""
     if not plan.fabrics:
         return {}
-    cabling = PlanCabling(plan, catalog)
+    cabling = cabling or PlanCabling(plan, catalog)
     estimated = {}
     for fabric in cabling.fabrics:
-        watts = sampled_optics_w(cabling, fabric_segments(cabling, fabric))
+        watts = sampled_optics_w(cabling, cabling.segments(fabric))
         estimated[fabric.name] = replace(
             fabric.result,
             optics_power_kw=sum(watts.values()) / W_PER_KW,

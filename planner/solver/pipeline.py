@@ -8,6 +8,7 @@ from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.management import server_groups
 from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
+from fabric.solver.cabling import PlanCabling
 from fabric.solver.cabling_links import SAMPLE_LINKS
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
@@ -244,6 +245,17 @@ def _fabrics_and_racks(
         """Only the PDUs changed: they reach oob alone."""
         return {name: fabric for name, fabric in fabrics.items() if name != "oob"}
 
+    cabled: list = []
+
+    def cabling_for(fabrics: dict[str, FabricResult], racks: RacksResult) -> PlanCabling:
+        """The cabling of the fabrics where the racks place the devices: the last one made where
+        they are the same fabrics, placed alike (an estimate's racks, packed again with its
+        optics, often place them so)."""
+        key = placement_key(racks)
+        if not cabled or cabled[0] is not fabrics or cabled[1] != key:
+            cabled[:] = fabrics, key, PlanCabling(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
+        return cabled[2]
+
     settled_key = None
     if cables == CABLES_ENGINE and cache is not None:
         # A screened design settles on the same fabrics and rack spec as any other design that
@@ -309,25 +321,26 @@ def _fabrics_and_racks(
             if settled_key is not None:
                 cache[settled_key] = (fabrics, racks_spec)
             return fabrics, powered()
-        cabled = CabledPlan(fabrics, racks, compute, storage, scenario)
+        cabling = cabling_for(fabrics, racks)
         if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
                                 and _sampled(fabrics)):
             # The engine's optics take one length per segment: first pack with the optics of a
             # sample of the cables where they stand, which often moves switches between racks,
             # and again where they moved, so that the full count is made once, where they end up.
-            estimate, estimated_at, estimates = estimated_fabrics(cabled, catalog), key, estimates + 1
+            estimate, estimated_at, estimates = estimated_fabrics(cabling.plan, catalog, cabling), key, estimates + 1
             racks, seen = racks_for(estimate, reserve), set()
             if cables == CABLES_SAMPLED:
                 return estimate, powered()
             continue
-        counted = counted_fabrics(cabled, catalog)
+        counted = counted_fabrics(cabling.plan, catalog, cabling)
         counted_racks = racks
         if reserve is not None:
             reserve = {device: max(kw, reserve.get(device, 0.0))
                        for device, kw in {**reserve, **optics_kw_by_device(counted)}.items()}
         racks = racks_for(counted, reserve)
     if fabrics and (counted is None or placement_key(counted_racks) != placement_key(racks)):
-        counted = counted_fabrics(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
+        cabling = cabling_for(fabrics, racks)
+        counted = counted_fabrics(cabling.plan, catalog, cabling)
     facility = powered()
     if racks_spec is not scenario.racks and top_of_rack:
         facility.warnings.append(
