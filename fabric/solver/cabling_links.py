@@ -173,6 +173,12 @@ class SegmentCables:
         self.stocks = {
             index: cabling.cables[item.cable].stock_lengths_m for index, item in enumerate(self.choices) if item.cable
         }
+        self.has_cable = np.array([item.cable is not None for item in self.choices])
+        # an active cable's power at each end [W]
+        self.active_end_w = np.array([
+            cabling.cables[item.cable].power_w if item.cable and item.media in ("acc", "aoc") else 0.0
+            for item in self.choices
+        ])
         self.by_length = LengthTable(*(np.zeros(0, dtype=np.int64),) * 4)
 
     def chunks(self, size: int = CHUNK_LINKS) -> Iterator[CableChunk]:
@@ -353,12 +359,8 @@ def _count_segment(
 ) -> tuple[SegmentCount, dict[str, float]]:
     """The segment's links tallied by length over its chunks (what a cable is follows from its
     length), and its cables, media and active cables' power read once from the tally."""
-    link, choices = cables.link, cables.choices
-    catalog_cables = cables.cabling.cables
-    active_end_w = np.array([
-        catalog_cables[choice.cable].power_w if choice.cable and choice.media in ("acc", "aoc") else 0.0
-        for choice in choices
-    ])
+    link = cables.link
+    active_end_w = cables.active_end_w
     cable_w: dict[str, float] = {}
     segment_cages: dict[str, np.ndarray] = {}
     tally = first_chunk = np.zeros(0, dtype=np.int64)
@@ -386,7 +388,8 @@ def _count_segment(
             grown = max(2 * len(tally), int(length_dm[-1]) + 1)
             tally = np.concatenate([tally, np.zeros(grown - len(tally), dtype=np.int64)])
             first_chunk = np.concatenate([first_chunk, np.zeros(grown - len(first_chunk), dtype=np.int64)])
-        first_chunk[length_dm[tally[length_dm] == 0]] = number
+        if number:
+            first_chunk[length_dm[tally[length_dm] == 0]] = number
         tally[length_dm] += cables_of_length
         chunk_w = float(cables_of_length @ active_end_w[table.choice[length_dm]])
         for holder in (chunk.lower.holder, chunk.upper.holder):
@@ -429,13 +432,14 @@ def _kinds(cables: SegmentCables, length_dm: np.ndarray, links_of_length: np.nda
     table, choices = cables.by_length, cables.choices
     choice = table.choice[length_dm]
     # a link with no cable has no stock length: one kind whatever it measures
-    has_cable = np.array([item.cable is not None for item in choices])
-    code = choice * (1 << 32) + np.where(has_cable[choice], table.stock_dm[length_dm], 0)
+    code = choice * (1 << 32) + np.where(cables.has_cable[choice], table.stock_dm[length_dm], 0)
     kinds, kind_of = np.unique(code, return_inverse=True)
     numbers = np.bincount(kind_of, weights=links_of_length).astype(np.int64)
-    met = np.full(len(kinds), np.iinfo(np.int64).max)
-    np.minimum.at(met, kind_of, first_chunk)
-    order = np.lexsort((kinds, met))
+    order = slice(None)  # all met in the first chunk: in the order of their codes
+    if first_chunk.any():
+        met = np.full(len(kinds), np.iinfo(np.int64).max)
+        np.minimum.at(met, kind_of, first_chunk)
+        order = np.lexsort((kinds, met))
     counts: dict[tuple, int] = {}
     media_counts: dict[str, int] = {}
     missing_cable = missing_module = 0
@@ -464,10 +468,7 @@ def sampled_optics_w(cabling, segments: list[SegmentCables], sample_links: int =
     module_w = np.array([cabling.transceivers[slug].power_w for slug in cabling.module_order] + [0.0])
     watts: dict[str, float] = {}
     for cables in segments:
-        cable_end_w = np.array([
-            cabling.cables[choice.cable].power_w if choice.cable and choice.media in ("acc", "aoc") else 0.0
-            for choice in cables.choices
-        ])
+        cable_end_w = cables.active_end_w
         for chunk, links_per_sampled in cables.sample(sample_links):
             for end, needs in ((chunk.lower, chunk.lower_needs), (chunk.upper, chunk.upper_needs)):
                 if end.holder:
