@@ -9,6 +9,7 @@ not 0U take rack units too. `pack_racks` adds the network, storage and managemen
 import math
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from catalog.solver.parts import SystemSpec
@@ -344,7 +345,7 @@ def pack_racks(
         if key is not None:
             cache[key] = support
     described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups) + support
-    floor = lay_out_floor(_floor_blocks(described, catalog), racks) if lay_out else None
+    floor = _floor(tuple(_floor_blocks(described, catalog)), racks) if lay_out else None
     counts = {kind: sum(group.count for group in described if group.kind == kind)
               for kind in ("compute", "network", "storage", "management")}
     return replace(
@@ -377,6 +378,14 @@ def _pack_one_system(
     result = pack_compute_racks_with_switches(total_nodes, system, racks, catalog, in_compute, equipment, reserved_u)
     groups = compute_rack_groups(result, system, racks, in_compute, equipment)
     return result, groups + scale_up_switch_rack_groups(total_nodes, system, racks, catalog.cooling_types)
+
+
+@lru_cache(maxsize=8)
+def _floor(blocks: tuple[RackBlock, ...], racks: RacksSpec) -> FloorResult:
+    """The floor of `blocks`, laid out once: a plan's rounds pack the racks again with other
+    optics' power, which often moves no rack, and find the same floor (a few kept: a floor of
+    1M GPUs holds thousands of rows)."""
+    return lay_out_floor(blocks, racks)
 
 
 def _floor_blocks(groups: Sequence[RackGroupResult], catalog: "CatalogSnapshot") -> list[RackBlock]:
