@@ -180,11 +180,15 @@ class SegmentCables:
             for item in self.choices
         ])
         self.by_length = LengthTable(*(np.zeros(0, dtype=np.int64),) * 4)
+        self._planes: dict[int, CableChunk] = {}
 
     def chunks(self, size: int = CHUNK_LINKS) -> Iterator[CableChunk]:
         """Chunks of `size` links, in order."""
         per_plane = self.link.count // self.fabric.planes
         for plane in range(self.fabric.planes):
+            if per_plane <= size:
+                yield self._whole_plane(plane)
+                continue
             for start in range(0, per_plane, size):
                 yield self._chunk(plane, np.arange(start, min(start + size, per_plane)))
 
@@ -198,12 +202,24 @@ class SegmentCables:
         every = -(-self.link.count // sample_links)
         blocks = max(per_plane // (every * SAMPLE_BLOCK_LINKS), 1)
         if every == 1 or blocks * SAMPLE_BLOCK_LINKS >= per_plane:
-            index = np.arange(per_plane)
-        else:
-            starts = np.arange(blocks) * (per_plane // blocks)
-            index = (starts[:, None] + np.arange(SAMPLE_BLOCK_LINKS)).ravel()
+            for plane in range(planes):
+                yield self._whole_plane(plane), 1.0
+            return
+        starts = np.arange(blocks) * (per_plane // blocks)
+        index = (starts[:, None] + np.arange(SAMPLE_BLOCK_LINKS)).ravel()
         for plane in range(planes):
             yield self._chunk(plane, index), per_plane / len(index)
+
+    def _whole_plane(self, plane: int) -> CableChunk:
+        """Every link of a plane as one chunk; made once for a segment of at most SAMPLE_LINKS
+        links, whose optics' estimate reads every link, as its count does (a larger one's chunks
+        are not kept: memory stays bounded)."""
+        if plane in self._planes:
+            return self._planes[plane]
+        chunk = self._chunk(plane, np.arange(self.link.count // self.fabric.planes))
+        if self.link.count <= SAMPLE_LINKS:
+            self._planes[plane] = chunk
+        return chunk
 
     def _chunk(self, plane: int, index: np.ndarray) -> CableChunk:
         lower, upper = _segment_ends(self.cabling, self.fabric, self.link, self.group, plane, index)
