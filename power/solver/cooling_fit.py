@@ -61,7 +61,7 @@ def cooling_mismatch_warning(system: SystemSpec, racks_cooling: str) -> str | No
         )
     return (
         f"The {system.name} is air-cooled, but the racks are {cooled}: it has no cold plates, "
-        f"so its heat goes into the room's air, not the liquid the plan counts on, and the "
-        f"kW per rack the plan allows is more than air can remove. Choose air or rear-door "
+        f"so its heat goes into the room's air, not into the liquid the plan counts on, and "
+        f"the plan's cooling, kW per rack and PUE are too hopeful. Choose air or rear-door "
         f"cooling, or a liquid-cooled system."
     )
