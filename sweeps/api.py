@@ -1,6 +1,7 @@
 """The sweeps API: `POST /api/v1/sweeps/` queues a sweep as a background job (202, or 400 with
 every problem by dotted path); `GET /api/v1/sweeps/<id>/` gives its progress and, once done, its
-result: the counts, the refusals by path, the Pareto front and the best design per objective."""
+result: the counts, the refusals by path, the Pareto front, the best design per objective, and the
+first feasible designs and designs refused by a constraint with their figures."""
 
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
@@ -20,8 +21,12 @@ from workspace.api.schema import error_responses
 class SweepSerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField(help_text="This sweep in the API: poll it for progress.")
     result = serializers.SerializerMethodField(
-        help_text=("Once done: designs, feasible, refusals (path, designs, example), front, best and "
-                   "feasible_designs (the first 1,000 feasible designs)."),
+        help_text=("Once done: designs, feasible, refusals (path, designs, example), front, best, "
+                   "feasible_designs (the first 1,000 feasible designs) and refused_designs (the "
+                   "first 1,000 designs refused by a constraint, each with its values, figures, "
+                   "refused_at: the constraint's bound, e.g. constraints.power.facility_kw.max, and "
+                   "reason). Designs refused before they were planned have no figures and are only "
+                   "counted in refusals."),
     )
 
     class Meta:

@@ -1,7 +1,8 @@
 """Sweeps run as background jobs (jobs/): `POST /api/v1/sweeps/` checks the sweep and queues it,
 the worker (`manage.py runworker`) plans its designs with progress, and keeps the summary (the
 counts, the refusals, the front and the best designs, and the first MAX_FEASIBLE_KEPT feasible
-designs for the sweep page) as the job's result file, JSON.
+designs and MAX_REFUSED_KEPT designs refused by a constraint for the sweep page) as the job's
+result file, JSON.
 
 The worker plans in its own process, or on the Dask cluster named by DASK_SCHEDULER_ADDRESS;
 settings.SWEEP_JOB_WORKERS processes of this machine otherwise.
@@ -28,7 +29,7 @@ from jobs.services import JobOutput, job_enqueue, job_result_file
 from jobs.worker import JobContext, JobError, JobInterrupted
 from planner.solver.documents import check_document_shape
 from planner.solver.pipeline import CABLES_ENGINE
-from sweeps.report import design_dict, summary_dict
+from sweeps.report import design_dict, refused_by_constraint, refused_design_dict, summary_dict
 from sweeps.runner import MAX_BATCH, batch_size_for, run_sweep, scheduler_address
 from sweeps.solver.spec import SweepSpec, check_sweep_size, read_sweep
 from sweeps.solver.summary import SweepSummary
@@ -38,6 +39,10 @@ RESULT_NAME = "sweep.json"
 MAX_FEASIBLE_KEPT = 1_000
 """Feasible designs a job keeps with their figures (the lowest numbers), for the sweep page's
 table and scatter; the front and the best are kept whatever their number."""
+MAX_REFUSED_KEPT = 1_000
+"""Designs refused by a constraint a job keeps with their figures (the lowest numbers), drawn
+faintly on the sweep page's scatter. Designs refused before they were planned have no figures
+and are not kept."""
 CHECKPOINT_NAME = "progress.pickle"
 CHECKPOINT_EVERY_S = 10.0
 """How often a running sweep saves what it has planned: at most this much work is redone when
@@ -55,6 +60,8 @@ class SweepProgress:
     summary: SweepSummary
     batch_size: int
     feasible: list = field(default_factory=list)
+    refused: list = field(default_factory=list)
+    """The designs refused by a constraint kept (`MAX_REFUSED_KEPT`)."""
     done: set[int] = field(default_factory=set)
     """The first design number of each batch planned."""
     cpu_s: float = 0.0
@@ -72,7 +79,10 @@ class SweepProgress:
             progress = pickle.loads((folder / CHECKPOINT_NAME).read_bytes())  # noqa: S301
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
             return None
-        return progress if isinstance(progress, cls) and progress.summary.spec == spec else None
+        if not isinstance(progress, cls) or progress.summary.spec != spec:
+            return None
+        vars(progress).setdefault("refused", [])  # a checkpoint saved before designs refused were kept
+        return progress
 
 
 def sweep_check(document, catalog=None) -> SweepSpec:
@@ -144,7 +154,10 @@ def sweep_job(context: JobContext) -> JobOutput:
                         batch_size=progress.batch_size, done=frozenset(progress.done))
     for results in batches:
         summary.add(results)
-        progress.feasible = _lowest_feasible(progress.feasible, results)
+        progress.feasible = _lowest(progress.feasible, [result for result in results if result.feasible],
+                                    MAX_FEASIBLE_KEPT)
+        progress.refused = _lowest(progress.refused, [result for result in results if refused_by_constraint(result)],
+                                   MAX_REFUSED_KEPT)
         if results:
             progress.done.add(min(result.index for result in results))
         # The worker's own CPU when it plans in process; processes and Dask, their wall time each.
@@ -167,18 +180,19 @@ def sweep_job(context: JobContext) -> JobOutput:
             raise
     result = summary_dict(summary, CABLES_ENGINE)
     result["feasible_designs"] = [design_dict(summary, design) for design in progress.feasible]
+    result["refused_designs"] = [refused_design_dict(summary, design) for design in progress.refused]
     (context.folder / CHECKPOINT_NAME).unlink(missing_ok=True)
     (context.folder / RESULT_NAME).write_text(json.dumps(result), encoding="utf-8")
     context.progress(1.0, f"{total:,} designs planned, {summary.feasible:,} feasible", force=True)
     return JobOutput(RESULT_NAME, "application/json")
 
 
-def _lowest_feasible(kept: list, results: list) -> list:
-    """The MAX_FEASIBLE_KEPT feasible designs of the lowest numbers among those kept and a batch
-    (batches finish in any order)."""
-    merged = kept + [result for result in results if result.feasible]
+def _lowest(kept: list, designs: list, most: int) -> list:
+    """The `most` designs of the lowest numbers among those kept and a batch's (batches finish
+    in any order)."""
+    merged = kept + designs
     merged.sort(key=lambda design: design.index)
-    return merged[:MAX_FEASIBLE_KEPT]
+    return merged[:most]
 
 
 def sweep_design_document(job: Job, number: int) -> dict:

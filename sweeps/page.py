@@ -1,8 +1,9 @@
 """A done sweep as the sweep page shows it: the refusals in words, the Pareto scatter (a plotly
-figure dict: the first objective against the second, the front highlighted, each point's hover
-giving the design's axis values and key figures), the tables of the front and of the feasible
-designs with human column labels, and the best design per objective. Built from the job's result
-(sweeps/jobs.py), never from the database."""
+figure dict: the first objective against the second, the front highlighted, the designs a
+constraint refused faint beneath, each point's hover giving the design's axis values and key
+figures), the tables of the front and of the feasible designs with human column labels, and
+the best design per objective. Built from the job's result (sweeps/jobs.py), never from the
+database."""
 
 import re
 from dataclasses import dataclass
@@ -19,6 +20,9 @@ FRONT_COLOR = PALETTE[1]
 OTHER_COLOR = COLORS["other"]
 CONSTRAINT_COLOR = "#b42318"
 """The constraint lines: where the refused designs begin."""
+REFUSED_COLOR = "#8a939c"
+REFUSED_OPACITY = 0.35
+"""Refused designs are drawn grey and faint: there to see where the limits cut, not to pick."""
 BEST_WORDS = {"minimise": "Lowest", "maximise": "Highest"}
 
 
@@ -160,6 +164,12 @@ class SweepResultView:
         return len(self.result.get("feasible_designs", [])) < self.feasible
 
     @property
+    def refused_capped(self) -> bool:
+        """Fewer designs refused by a constraint kept than there are."""
+        refused = sum(item["designs"] for item in self.result["refusals"] if item["path"].startswith("constraints."))
+        return len(self.result.get("refused_designs", [])) < refused
+
+    @property
     def best(self) -> list[dict]:
         best = []
         for item in self.result["best"]:
@@ -178,6 +188,10 @@ class SweepResultView:
 
     def hover(self, design: dict) -> str:
         lines = [f"<b>Design {design['design']}</b>"]
+        if design.get("refused_at"):
+            refused = f"Refused by a limit: {self.refusal_label(design['refused_at'])}"
+            reason = design.get("reason")
+            lines.append(f"<i>{escape(f'{refused} ({reason})' if reason else refused)}</i>")
         lines += [escape(f"{label}: {value}") for label, value in self.labelled_values(design)]
         lines += [escape(f"{plan_key_label(key)}: {figure_text(design['figures'].get(key))}")
                   for key in self.figure_keys]
@@ -185,8 +199,11 @@ class SweepResultView:
 
     def scatter(self) -> dict | None:
         """The first objective against the second (against the design number when there is one
-        objective): the feasible designs kept, the front on top."""
-        if not self.result["front"]:
+        objective): the designs refused by a constraint faint at the bottom, the feasible designs
+        kept, the front on top. Without a feasible design, the refused alone: how far the limits
+        are."""
+        refused = self.result.get("refused_designs", [])
+        if not self.result["front"] and not refused:
             return None
         keys = [objective["key"] for objective in self.objectives[:2]]
 
@@ -195,7 +212,7 @@ class SweepResultView:
                 return design["figures"].get(keys[0]), design["figures"].get(keys[1])
             return design["design"], design["figures"].get(keys[0])
 
-        def trace(designs: list[dict], name: str, color: str, size: int) -> dict:
+        def trace(designs: list[dict], name: str, color: str, size: int, opacity: float = 1.0) -> dict:
             # Designs with equal figures are one point, with their count: a front of ten equal
             # designs is one design ten ways.
             points: dict[tuple, list[dict]] = {}
@@ -212,7 +229,7 @@ class SweepResultView:
                     f"{' …' if len(group) > 12 else ''}</i>" if len(group) > 1 else "") for group in groups],
                 "hoverinfo": "text",
                 "marker": {"color": color, "size": [size + min(8, 2 * (len(group) - 1)) for group in groups],
-                           "line": {"width": 1, "color": "#ffffff"}},
+                           "opacity": opacity, "line": {"width": 1, "color": "#ffffff"}},
             }
 
         others = [design for design in self.result.get("feasible_designs", [])
@@ -244,8 +261,12 @@ class SweepResultView:
                 })
         x_title = plan_key_label(keys[0]) if len(keys) > 1 else "Design"
         y_title = plan_key_label(keys[1] if len(keys) > 1 else keys[0])
+        # Plotly draws its traces in order: the refused first, beneath the designs one may pick.
+        data = [trace(refused, "Refused by a limit", REFUSED_COLOR, 6, REFUSED_OPACITY)] if refused else []
+        if front:
+            data += [trace(others, "Other feasible designs", OTHER_COLOR, 8), front_trace]
         return {
-            "data": [trace(others, "Other feasible designs", OTHER_COLOR, 8), front_trace],
+            "data": data,
             "layout": {
                 "font": FONT, "height": 420, "margin": {"l": 72, "r": 16, "t": 16, "b": 56},
                 "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff", "hovermode": "closest",

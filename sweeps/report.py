@@ -60,6 +60,18 @@ def design_dict(summary: SweepSummary, design: DesignResult) -> dict:
     return {"design": design.index, "values": summary.spec.design_values(design.index), "figures": design.figures}
 
 
+def refused_by_constraint(design: DesignResult) -> bool:
+    """Planned, with its figures, and refused by one of the sweep's constraints (not by the
+    planner, which leaves no figures)."""
+    return not design.feasible and bool(design.figures) and design.refused_at.startswith("constraints.")
+
+
+def refused_design_dict(summary: SweepSummary, design: DesignResult) -> dict:
+    """A design refused by a constraint: its values and figures, where it was refused (the
+    constraint's bound, `constraints.power.facility_kw.max`) and why."""
+    return {**design_dict(summary, design), "refused_at": design.refused_at, "reason": design.reason}
+
+
 def summary_dict(summary: SweepSummary, cables: str) -> dict:
     """The summary as JSON-ready data: what a sweep job keeps and the API gives back."""
     spec = summary.spec

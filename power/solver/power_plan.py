@@ -14,6 +14,7 @@ from catalog.solver.parts import SystemSpec
 from core.solver.interfaces import SwitchGroup
 from core.solver.management import ServerGroup, server_counts
 from core.solver.part_counts import PartCount
+from power.solver.cooling_fit import cooling_mismatch_warning
 from power.solver.cooling_plant import (
     BOUGHT_WITH_CLUSTER,
     WARM_WATER_COOLING,
@@ -227,6 +228,7 @@ def power_warnings(
     warnings = []
     if of_compute_racks:
         warnings += _rack_type_warnings(system, racks_spec, catalog)
+        warnings += _cooling_fit_warnings(system, racks_spec)
         warnings += _cooling_limit_warnings(racks, system, racks_spec, catalog)
     for group in racks.per_rack:
         plural = _racks(group.count, group.kind)
@@ -261,9 +263,11 @@ def compute_rack_warnings(
     racks: RacksResult, system: SystemSpec, racks_spec: RacksSpec, catalog: "CatalogSnapshot"
 ) -> list[str]:
     """The warnings about one system's compute racks alone (one pool of a site): a rack type
-    shorter than racks.usable_u, cooling that limits the systems per rack, stranded power."""
+    shorter than racks.usable_u, cooling the system is not built for, cooling that limits the
+    systems per rack, stranded power."""
     return (
         _rack_type_warnings(system, racks_spec, catalog)
+        + _cooling_fit_warnings(system, racks_spec)
         + _cooling_limit_warnings(racks, system, racks_spec, catalog)
         + _stranded_power_warnings(racks, system, racks_spec)
     )
@@ -277,6 +281,11 @@ def _rack_type_warnings(system: SystemSpec, racks_spec: RacksSpec, catalog: "Cat
             f"{rack_type.usable_u} U: choose a taller rack type or fewer rack units."
         ]
     return []
+
+
+def _cooling_fit_warnings(system: SystemSpec, racks_spec: RacksSpec) -> list[str]:
+    warning = cooling_mismatch_warning(system, racks_spec.cooling)
+    return [warning] if warning else []
 
 
 def _racks(count: int, kind: str) -> str:

@@ -196,15 +196,25 @@ def test_the_result_shows_counts_refusals_scatter_tables_and_best(client, scenar
     assert "<strong>4</strong> designs: Compute fabric (GPU back-end) › Switch" in page
     assert "<strong>2</strong> designs: Facility power (kW): above the maximum" in page
     chart = json.loads(page.split('<script id="sweep-chart" type="application/json">')[1].split("</script>")[0])
-    front_trace = chart["data"][1]
-    assert front_trace["name"] == "Pareto front"
+    traces = {trace["name"]: trace for trace in chart["data"]}
+    assert [trace["name"] for trace in chart["data"]] == ["Refused by a limit", "Other feasible designs", "Pareto front"]
+    front_trace = traces["Pareto front"]
     assert sorted(front_trace["customdata"]) == sorted(design["design"] for design in result["front"])
     assert chart["layout"]["xaxis"]["title"]["text"] == "TCO (USD)"
     # The constraint on the plotted facility power is a line across the chart at its maximum.
     assert [(shape["y0"], shape["y1"]) for shape in chart["layout"]["shapes"]] == [(1000, 1000)]
     assert chart["layout"]["annotations"][0]["text"] == "max 1,000"
     assert "Compute fabric (GPU back-end) › Topology: Fat tree" in "".join(front_trace["text"]) + "".join(
-        chart["data"][0]["text"])
+        traces["Other feasible designs"]["text"])
+    # The two designs the facility power refused, planned, faint beneath the others.
+    refused = [(design["design"], design["refused_at"]) for design in result["refused_designs"]]
+    assert [path for _, path in refused] == ["constraints.power.facility_kw.max"] * 2
+    faint = traces["Refused by a limit"]
+    # Designs 4 and 6 differ only in a topology that changes no figure: one point, with its count.
+    assert (faint["customdata"], [number for number, _ in refused]) == ([4], [4, 6])
+    assert "2 designs with these figures: 4, 6" in faint["text"][0]
+    assert "Refused by a limit: Facility power (kW): above the maximum" in faint["text"][0]
+    assert "in faint grey, designs a limit refused." in page
     assert '<button type="button" class="sort" data-column="1" data-numeric="1">Compute › GPUs</button>' in page
     assert "Lowest TCO (USD)" in page and "Lowest facility power (kW)" in page
 
@@ -279,3 +289,82 @@ def test_equal_designs_are_one_point_with_their_count():
     trace = SweepResultView(result, {}).scatter()["data"][1]
     assert trace["x"] == [10.0] and trace["customdata"] == [3]
     assert "2 designs with these figures: 3, 7" in trace["text"][0]
+
+
+def _two_objective_result(**extra):
+    objectives = [{"key": "cost.tco_usd", "goal": "minimise"}, {"key": "power.facility_kw", "goal": "minimise"}]
+    front = [{"design": 0, "values": {"compute.gpus": 256}, "figures": {"cost.tco_usd": 10.0, "power.facility_kw": 5.0}}]
+    return {"axes": {"compute.gpus": [256, 1024]}, "objectives": objectives, "front": front,
+            "feasible_designs": front, "designs": 3, "feasible": 1, "best": [],
+            "constraints": [{"key": "power.facility_kw", "min": None, "max": 8.0}], **extra}
+
+
+def test_designs_refused_by_a_limit_are_a_faint_trace_beneath_with_the_limit_in_words():
+    from sweeps.page import SweepResultView
+
+    refused = [{"design": 1, "values": {"compute.gpus": 1024},
+                "figures": {"cost.tco_usd": 30.0, "power.facility_kw": 19.0},
+                "refused_at": "constraints.power.facility_kw.max", "reason": "19 is above the maximum 8"}]
+    refusals = [{"path": "constraints.power.facility_kw.max", "designs": 1, "example": "19 is above the maximum 8"},
+                {"path": "compute.system", "designs": 1, "example": "no such system"}]
+    view = SweepResultView(_two_objective_result(refused_designs=refused, refusals=refusals), {})
+    data = view.scatter()["data"]
+    assert [trace["name"] for trace in data] == ["Refused by a limit", "Other feasible designs", "Pareto front"]
+    faint = data[0]
+    assert (faint["x"], faint["y"], faint["customdata"]) == ([30.0], [19.0], [1])
+    assert faint["marker"]["opacity"] == pytest.approx(0.35) and faint["marker"]["size"] == [6]
+    assert faint["marker"]["color"] not in {data[1]["marker"]["color"], data[2]["marker"]["color"]}
+    assert {trace["marker"]["opacity"] for trace in data[1:]} == {1.0}
+    hover = faint["text"][0]
+    assert "Refused by a limit: Facility power (kW): above the maximum (19 is above the maximum 8)" in hover
+    assert "constraints." not in hover and "facility_kw" not in hover
+    # The design refused before it was planned (compute.system) is counted, not drawn.
+    assert view.refused_capped is False
+
+
+def test_a_sweep_without_refused_designs_has_no_refused_trace():
+    from sweeps.page import SweepResultView
+
+    data = SweepResultView(_two_objective_result(refusals=[]), {}).scatter()["data"]
+    assert [trace["name"] for trace in data] == ["Other feasible designs", "Pareto front"]
+
+
+def test_the_job_keeps_the_designs_a_limit_refused_with_their_figures_not_those_never_planned(
+    client, scenario, user, monkeypatch,
+):
+    monkeypatch.setattr("sweeps.jobs.MAX_REFUSED_KEPT", 2)
+    # 256 and 1,024 GPUs, two topologies, two switches (sn2201 refused by the planner), and a
+    # facility power that refuses the 1,024-GPU designs.
+    job = run_sweep_page(client, scenario, user, **{
+        "axis-2-key": "fabrics.compute.switch", "axis-2-choices": ["qm9700", "sn2201"],
+        "constraint-0-key": "power.facility_kw", "constraint-0-max": "1,000",
+    })
+    result = sweep_result(job)
+    by_limit = next(item["designs"] for item in result["refusals"] if item["path"].startswith("constraints."))
+    assert by_limit == 2
+    kept = result["refused_designs"]
+    assert [design["design"] for design in kept] == sorted(design["design"] for design in kept)
+    for design in kept:
+        assert design["refused_at"] == "constraints.power.facility_kw.max"
+        assert design["values"]["compute.gpus"] == 1024
+        assert design["figures"]["power.facility_kw"] > 1000 and design["figures"]["cost.tco_usd"] > 0
+        assert design["reason"].endswith("is above the maximum 1,000")
+    assert {design["design"] for design in kept}.isdisjoint(design["design"] for design in result["feasible_designs"])
+
+
+def test_the_job_keeps_the_refused_designs_of_the_lowest_numbers_up_to_a_cap(client, scenario, user, monkeypatch):
+    from sweeps.jobs import MAX_REFUSED_KEPT
+
+    assert MAX_REFUSED_KEPT == 1_000
+    monkeypatch.setattr("sweeps.jobs.MAX_REFUSED_KEPT", 1)
+    job = run_sweep_page(client, scenario, user, **{
+        "axis-0-values": "768, 1,024", "constraint-0-key": "power.facility_kw", "constraint-0-max": "1",
+    })
+    result = sweep_result(job)
+    assert [design["design"] for design in result["refused_designs"]] == [0]
+    # No design is feasible: the chart shows the refused alone, how far over the limit they are.
+    page = client.get(url(scenario, f"{job.pk}/")).content.decode()
+    assert "<strong>0</strong> of 4 designs are feasible" in page
+    assert "No design is feasible; in faint grey, designs a limit refused (the first 1)." in page
+    chart = json.loads(page.split('<script id="sweep-chart" type="application/json">')[1].split("</script>")[0])
+    assert [trace["name"] for trace in chart["data"]] == ["Refused by a limit"]
