@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import xlsxwriter
 
+from catalog.solver.snapshot import plan_catalog
 from core.solver.cells import spreadsheet_text
 from core.solver.errors import ScenarioError
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
@@ -285,12 +286,11 @@ EXPORTS = {
 def plan_export_cabling_lines(plan: "Plan", catalog: "CatalogSnapshot | None" = None) -> Iterator[str]:
     """The cabling plan as CSV lines, a header then one line per cable, made as they are asked
     for. `catalog` gives the devices' rack units (the database's catalog when left out)."""
-    if catalog is None:
+    if catalog is None and plan.catalog is None:
         from catalog.rows import catalog_snapshot
 
         catalog = catalog_snapshot()
-    if plan.inputs is not None:
-        catalog = catalog.with_components(plan.inputs)
+    catalog = plan_catalog(plan, catalog)
     rows = cabling_rows(plan, catalog)
     return csv_lines(chain([CABLING_COLUMNS], rows))
 

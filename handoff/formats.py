@@ -62,6 +62,7 @@ from handoff.solver.slurm import (
     tree_switches,
 )
 from handoff.solver.ufm import (
+from catalog.solver.snapshot import plan_catalog
     HCA_MAPPING_COLUMNS,
     UFM_COLUMNS,
     HostPorts,
@@ -113,10 +114,6 @@ NETBOX_STEPS = {
     "power-cables": "Connections > Cables > Import (feed to PDU inlet, PDU outlets to the devices' PSUs);\n"
                     "   a feed's end names its panel in side_a_power_panel (NetBox's cable import since #21783).",
 }
-
-
-def _catalog(plan: Any, catalog: "CatalogSnapshot") -> "CatalogSnapshot":
-    return catalog.with_components(plan.inputs) if getattr(plan, "inputs", None) is not None else catalog
 
 
 def _slurm_header(plan: Any, catalog: "CatalogSnapshot", pattern) -> str:
@@ -182,7 +179,7 @@ def ufm_bundle(plan: Any, catalog: "CatalogSnapshot") -> bytes:
     """A zip for the UFM Cable Validation Tool: its point-to-point workbook (`p2p.xlsx`, a sheet
     per InfiniBand fabric) and the `hca_mapping.csv` of every host port number the workbook
     uses, with a README."""
-    catalog = _catalog(plan, catalog)
+    catalog = plan_catalog(plan, catalog)
     workbook, host_ports, ports_of = _ufm_workbook(plan, catalog)
     mapping = io.StringIO()
     csv.writer(mapping, lineterminator="\n").writerows([HCA_MAPPING_COLUMNS, *hca_mapping_rows(host_ports.most())])
@@ -200,7 +197,7 @@ UFM_HCA_MAPPING = "hca_mapping.csv"
 
 def ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> bytes:
     """The UFM Cable Validation Tool's point-to-point workbook alone (see `ufm_bundle`)."""
-    return _ufm_workbook(plan, _catalog(plan, catalog))[0]
+    return _ufm_workbook(plan, plan_catalog(plan, catalog))[0]
 
 
 def _ufm_workbook(plan: Any, catalog: "CatalogSnapshot") -> tuple[bytes, HostPorts, dict[str, dict[str, int]]]:
@@ -320,7 +317,7 @@ def netbox_tables(plan: Any, catalog: "CatalogSnapshot", pattern_text: str | Non
     lanes, planes), cables and power cables, at the site `site` (default: the plan's name).
     Every device name starts with `device_prefix` (default: the site's slug), so a second plan's
     devices coexist with the first's in one NetBox."""
-    catalog = _catalog(plan, catalog)
+    catalog = plan_catalog(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
     shares = plan_system_shares(plan, catalog)
@@ -432,7 +429,7 @@ def _readme(plan: Any, site: str, prefix: str, present: list[str], counts: dict[
 def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pattern_text: str | None = None,
                   device_prefix: str | None = None) -> None:
     """Raise the error the format would raise for this plan (before a job is queued for it)."""
-    catalog = _catalog(plan, catalog)
+    catalog = plan_catalog(plan, catalog)
     if export_format == "netbox":
         bundle_device_prefix(plan.name or "plan", device_prefix)
     slurm_pattern(pattern_text, slurm_nodes(plan, catalog))
@@ -446,7 +443,7 @@ def handoff_check(plan: Any, catalog: "CatalogSnapshot", export_format: str, pat
 
 def handoff_available(plan: Any, catalog: "CatalogSnapshot", export_format: str) -> bool:
     """Whether the plan has what the hand-off format needs (see each format's error)."""
-    catalog = _catalog(plan, catalog)
+    catalog = plan_catalog(plan, catalog)
     has_tree = has_compute_fabric(plan)
     if export_format == "slurm-topology":
         return has_tree

@@ -2,6 +2,7 @@
 in planner.solver.references)."""
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from catalog.solver.fabric_parts import CableSpec, SwitchSpec, TransceiverSpec
 from catalog.solver.operating_points import InferenceOperatingPointSpec
@@ -40,3 +41,13 @@ class CatalogSnapshot:
             if slug in parts:
                 return parts[slug]
         return None
+
+
+def plan_catalog(plan: Any, catalog: CatalogSnapshot) -> CatalogSnapshot:
+    """The catalog `plan` was made with: the one it carries (`Plan.catalog`), else `catalog` with
+    its scenario's inline parts (a plan read back from its JSON carries none)."""
+    carried = getattr(plan, "catalog", None)
+    if carried is not None:
+        return carried
+    inputs = getattr(plan, "inputs", None)
+    return catalog.with_components(inputs) if inputs is not None else catalog

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from catalog.solver.snapshot import plan_catalog
 from fabric.solver.cabling import PlanCabling
 
 if TYPE_CHECKING:
@@ -43,9 +44,7 @@ class Device:
 
 def plan_cabling(plan: Any, catalog: "CatalogSnapshot") -> PlanCabling:
     """The cabling plan's placement of the plan's devices (the catalog with the plan's own parts)."""
-    if getattr(plan, "inputs", None) is not None:
-        catalog = catalog.with_components(plan.inputs)
-    return PlanCabling(plan, catalog)
+    return PlanCabling(plan, plan_catalog(plan, catalog))
 
 
 TRAY_SUFFIX = "-tray"

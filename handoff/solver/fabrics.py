@@ -2,6 +2,8 @@
 
 from typing import TYPE_CHECKING, Any
 
+from catalog.solver.snapshot import plan_catalog
+
 if TYPE_CHECKING:
     from catalog.solver.snapshot import CatalogSnapshot
 
@@ -10,8 +12,7 @@ INFINIBAND = "infiniband"
 
 def fabric_technologies(plan: Any, catalog: "CatalogSnapshot") -> dict[str, str]:
     """Fabric name -> technology of its switches (`ethernet`, `infiniband`)."""
-    if getattr(plan, "inputs", None) is not None:
-        catalog = catalog.with_components(plan.inputs)
+    catalog = plan_catalog(plan, catalog)
     technologies = {}
     for name, fabric in (plan.fabrics or {}).items():
         switch = catalog.switches.get(fabric.switch)

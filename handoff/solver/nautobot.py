@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from catalog.solver.snapshot import plan_catalog
 from fabric.solver.cabling import cabling_rows
 from handoff.solver.devices import MultiRackSystems, plan_cabling, plan_devices, plan_system_shares
 from handoff.solver.fabrics import fabric_technologies
@@ -109,8 +110,7 @@ def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None 
     """Every object the plan puts in Nautobot: the NetBox bundle's site, manufacturers, device
     types, roles, racks, devices, cables and power feeds (the same functions make both), with a
     rack group per floor row and the devices' interfaces from their types' templates."""
-    if getattr(plan, "inputs", None) is not None:
-        catalog = catalog.with_components(plan.inputs)
+    catalog = plan_catalog(plan, catalog)
     cabling = plan_cabling(plan, catalog)
     devices = list(plan_devices(plan, catalog, cabling))
     shares = plan_system_shares(plan, catalog)

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from catalog.solver.snapshot import plan_catalog
 from core.solver.errors import ScenarioError
 from fabric.solver.cabling_pools import node_pools
 from handoff.solver.devices import plan_cabling
@@ -106,8 +107,7 @@ class SlurmNodes:
 
 
 def slurm_nodes(plan: Any, catalog: "CatalogSnapshot") -> SlurmNodes:
-    if getattr(plan, "inputs", None) is not None:
-        catalog = catalog.with_components(plan.inputs)
+    catalog = plan_catalog(plan, catalog)
     pools, first = [], 0
     for pool in node_pools(plan, catalog):
         system = catalog.systems.get(pool.system)

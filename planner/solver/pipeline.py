@@ -137,6 +137,7 @@ def plan_scenario(
         warnings=tuple(warnings),
         sources=bom_sources(bom, catalog),
         inputs=scenario,
+        catalog=catalog,
     )
 
 

@@ -86,13 +86,16 @@ class Plan:
     phases: tuple[PhaseResult, ...] | None = None
     """A site built in phases: each phase's size, power and what it buys (planner.solver.phases);
     the plan's other sections are the last phase's, its cost the phased TCO."""
+    catalog: Any = dataclasses.field(default=None, repr=False, compare=False)
+    """The CatalogSnapshot the plan was made with (the scenario's inline parts and NIC choices in
+    it), for the exports to read the same parts; not part of the plan's JSON."""
 
     def to_dict(self) -> dict[str, Any]:
         """The plan as plain JSON-ready data, without the sections that were not computed."""
         return {
             field.name: _plain(getattr(self, field.name))
             for field in dataclasses.fields(self)
-            if getattr(self, field.name) is not None
+            if field.name != "catalog" and getattr(self, field.name) is not None
         }
 
 

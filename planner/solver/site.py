@@ -225,6 +225,7 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         sources=bom_sources(bom, catalog),
         inputs=scenario,
         pools=pool_results,
+        catalog=catalog,
     )
 
 

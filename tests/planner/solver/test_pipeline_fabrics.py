@@ -1,8 +1,12 @@
 """The fabric step in the pipeline: plan keys, BOM lines, placement in racks, inline switches."""
 
+from dataclasses import replace
+
 import pytest
 
+from catalog.solver.snapshot import plan_catalog
 from core.solver.errors import InfeasibleError, ScenarioError
+from fabric.solver.cabling import cabling_rows
 from planner.solver.pipeline import plan_scenario
 
 NVIDIA_RA_H100_4SU = {
@@ -252,3 +256,17 @@ def test_nic_overrides_refused_by_path(catalog):
     with pytest.raises(ScenarioError) as raised:
         plan_scenario(_storage_fabric(unknown), catalog)
     assert list(raised.value.as_dict()) == ["compute.nics[0].role"]
+
+
+def test_a_plan_carries_the_catalog_it_was_made_with_and_the_exports_read_it(catalog):
+    """The NIC override is in the carried catalog's DGX H100 (2 x 200G storage), not in the
+    database's (2 x 400G); the plan's JSON leaves the catalog out, and a plan without one (read
+    back from JSON) gets the given catalog with its scenario's inline parts."""
+    plan = plan_scenario(_storage_fabric([{"role": "storage", "count": 2, "gbps": 200}]), catalog)
+    storage_nics = [nic for nic in plan.catalog.systems["dgx-h100"].nics if nic.role == "storage"]
+    assert [(nic.count, nic.gbps) for nic in storage_nics] == [(2, 200)]
+    assert plan_catalog(plan, catalog) is plan.catalog
+    assert "catalog" not in plan.to_dict()
+    read_back = replace(plan, catalog=None)
+    assert plan_catalog(read_back, catalog).systems["dgx-h100"] is catalog.systems["dgx-h100"]
+    assert len(list(cabling_rows(plan, plan_catalog(plan, catalog)))) == 256
