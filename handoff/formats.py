@@ -9,12 +9,12 @@ import re
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import xlsxwriter
 import yaml
 
+from catalog.solver.snapshot import plan_catalog
 from core.solver.cells import spreadsheet_text
 from core.solver.errors import ScenarioError
 from fabric.solver.cabling import cabling_rows
@@ -62,7 +62,6 @@ from handoff.solver.slurm import (
     tree_switches,
 )
 from handoff.solver.ufm import (
-from catalog.solver.snapshot import plan_catalog
     HCA_MAPPING_COLUMNS,
     UFM_COLUMNS,
     HostPorts,
