@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Literal, get_args, get_origin
 
 from core.solver.schema import MAX_LIST_ITEMS, MAX_TEXT_LENGTH, FieldInfo, spec_fields
-from planner.solver.plan import Plan
+from planner.solver.plan import Plan, json_fields
 from planner.solver.scenario import ScenarioSpec
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -212,7 +212,7 @@ class _PlanWriter(_Writer):
     def object_schema(self, cls: type) -> dict:
         hints = _type_hints(cls)
         properties, required = {}, []
-        for field in dataclasses.fields(cls):
+        for field in json_fields(cls):
             annotation = hints[field.name]
             if cls is Plan and _admits_none(annotation):
                 # The plan leaves out the sections it did not compute.

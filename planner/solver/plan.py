@@ -86,7 +86,7 @@ class Plan:
     phases: tuple[PhaseResult, ...] | None = None
     """A site built in phases: each phase's size, power and what it buys (planner.solver.phases);
     the plan's other sections are the last phase's, its cost the phased TCO."""
-    catalog: Any = dataclasses.field(default=None, repr=False, compare=False)
+    catalog: Any = dataclasses.field(default=None, repr=False, compare=False, metadata={"in_json": False})
     """The CatalogSnapshot the plan was made with (the scenario's inline parts and NIC choices in
     it), for the exports to read the same parts; not part of the plan's JSON."""
 
@@ -94,9 +94,14 @@ class Plan:
         """The plan as plain JSON-ready data, without the sections that were not computed."""
         return {
             field.name: _plain(getattr(self, field.name))
-            for field in dataclasses.fields(self)
-            if field.name != "catalog" and getattr(self, field.name) is not None
+            for field in json_fields(Plan)
+            if getattr(self, field.name) is not None
         }
+
+
+def json_fields(cls: type) -> list[dataclasses.Field]:
+    """The fields of a plan's dataclass that its JSON holds (`to_dict`, the plan's JSON Schema)."""
+    return [field for field in dataclasses.fields(cls) if field.metadata.get("in_json", True)]
 
 
 SCENARIO_ALTERNATIVES = ("compute", "pools")
@@ -106,14 +111,27 @@ rounded, a tiny positive input would become 0, past its bound, and the plan's in
 longer plan."""
 
 
+_LEAVES = (str, int, bool, type(None))
+_KEYS: dict[type, tuple[tuple[str, str], ...]] = {}
+"""(key in the plan, field name) of each dataclass's fields, by class: a field may name its key
+(`from` is a Python keyword: LinkResult.from_)."""
+
+
 def _plain(value: Any, rounded: bool = True) -> Any:
+    kind = type(value)
+    # the common leaves first, by their exact type (a numpy float is a float, but not of this type)
+    if kind is float:
+        return round(value, PLAN_DECIMALS) if rounded else value
+    if kind in _LEAVES:
+        return value
     if dataclasses.is_dataclass(value):
         rounded = rounded and not isinstance(value, EXACT_SECTIONS)
-        # A field may name its key in the plan (`from` is a Python keyword: LinkResult.from_).
-        plain = {
-            field.metadata.get("plan_key", field.name): _plain(getattr(value, field.name), rounded)
-            for field in dataclasses.fields(value)
-        }
+        keys = _KEYS.get(kind)
+        if keys is None:
+            keys = _KEYS[kind] = tuple(
+                (field.metadata.get("plan_key", field.name), field.name) for field in json_fields(kind)
+            )
+        plain = {key: _plain(getattr(value, name), rounded) for key, name in keys}
         if isinstance(value, ScenarioSpec):
             # The scenario as written: `compute:` or `pools:`, not the other one empty.
             for key in SCENARIO_ALTERNATIVES:
