@@ -2,9 +2,10 @@
 with its cables, modules and optics power added up from the rows (`cabling_links.count_fabric`).
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from core.solver.records import copy_with
 from fabric.solver.cabling import PlanCabling
 from fabric.solver.cabling_links import count_fabric, sampled_optics_w
 from fabric.solver.figures import W_PER_KW
@@ -48,12 +49,12 @@ def counted_fabrics(
             for key, number in count.cables.items():
                 cables[key] = cables.get(key, 0) + number
         tiers = tuple(
-            replace(tier, ports_used=total.ports_used.get(f"tier:{tier.role}", tier.ports_used),
+            copy_with(tier, ports_used=total.ports_used.get(f"tier:{tier.role}", tier.ports_used),
                     ports_free=tier.switches * tier.ports_per_switch - tier.ports_reserved
                     - total.ports_used.get(f"tier:{tier.role}", tier.ports_used))
             for tier in fabric.result.tiers
         )
-        counted[fabric.name] = replace(
+        counted[fabric.name] = copy_with(
             fabric.result,
             tiers=tiers,
             links=tuple(links),
@@ -81,7 +82,7 @@ def estimated_fabrics(
     estimated = {}
     for fabric in cabling.fabrics:
         watts = sampled_optics_w(cabling, cabling.segments(fabric))
-        estimated[fabric.name] = replace(
+        estimated[fabric.name] = copy_with(
             fabric.result,
             optics_power_kw=sum(watts.values()) / W_PER_KW,
             optics_power_kw_by_device={device: value / W_PER_KW for device, value in watts.items()},

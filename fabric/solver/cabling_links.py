@@ -12,11 +12,12 @@ The rows print these arrays and the bill of materials adds them up, so the two c
 """
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
+from core.solver.records import copy_with
 from fabric.solver.cabling_racks import DevicePlace
 from fabric.solver.cabling_wiring import FabricWiring, WiredGroup
 from fabric.solver.media import stock_lengths_m
@@ -433,7 +434,7 @@ def _count_segment(
         (media, cable, stock), _ = max(counts.items(), key=lambda item: item[1])
     else:
         media, cable, stock = max(media_counts, key=media_counts.get), None, 0.0
-    counted = replace(
+    counted = copy_with(
         link,
         length_m=length_sum_dm / DM_PER_M / links_total, max_length_m=longest_dm / DM_PER_M, measured=measured,
         media=media, media_counts=media_counts, cable=cable, cable_length_m=stock,

@@ -7,8 +7,9 @@ from typing import Any
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.management import server_groups
-from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
+from core.solver.records import copy_with
 from fabric.solver.cabling import PlanCabling
+from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
 from fabric.solver.cabling_links import SAMPLE_LINKS
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import management_port_endpoints
@@ -310,7 +311,7 @@ def _fabrics_and_racks(
             packed_with = counted or estimate
             if packed_with:
                 oob_optics = packed_with["oob"].optics_power_kw_by_device
-                racks = racks_for({**packed_with, "oob": replace(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
+                racks = racks_for({**packed_with, "oob": copy_with(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
                               reserve)
             else:
                 racks = racks_for(fabrics, reserve)

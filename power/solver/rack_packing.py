@@ -17,6 +17,7 @@ from catalog.solver.power_parts import CoolingTypeSpec, PduSpec, RackTypeSpec
 from core.solver.errors import FieldError, InfeasibleError
 from core.solver.interfaces import SwitchGroup
 from core.solver.management import ServerGroup
+from core.solver.records import copy_with
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.pdu import rack_pdus
 from power.solver.rack_loads import (
@@ -348,7 +349,7 @@ def pack_racks(
     floor = _floor(tuple(_floor_blocks(described, catalog)), racks) if lay_out else None
     counts = {kind: sum(group.count for group in described if group.kind == kind)
               for kind in ("compute", "network", "storage", "management")}
-    return replace(
+    return copy_with(
         result,
         network=counts["network"],
         storage=counts["storage"],
