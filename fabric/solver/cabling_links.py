@@ -187,7 +187,7 @@ class SegmentCables:
         """Chunks of `size` links, in order."""
         per_plane = self.link.count // self.fabric.planes
         for plane in range(self.fabric.planes):
-            if per_plane <= size:
+            if 0 < per_plane <= size:
                 yield self._whole_plane(plane)
                 continue
             for start in range(0, per_plane, size):
