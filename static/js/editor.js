@@ -90,11 +90,34 @@ document.addEventListener("click", (event) => {
     for (const name of ["row_add", "row_remove"]) event.detail.formData.delete(name);
   });
 
+  // A phase row has one line per pool, drawn by the server for the pools it knows: a pool added
+  // or renamed on the page since is not in the blank phase row, so "Add a phase" then posts the
+  // form (as without script) and the page comes back with a line per pool in every phase row.
+  const POOL_NAME = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+  function poolsUnknownToPhases(list) {
+    if (list.dataset.rowList !== "phases") return false;
+    const pools = form.querySelector('[data-row-list="pools"]');
+    if (!pools) return false;
+    const template = list.querySelector(":scope > template[data-row-template]");
+    const known = new Set(
+      [...template.content.querySelectorAll(".pool-line:not(.tier-line) > .pool-line-name")].map((node) =>
+        node.textContent.trim(),
+      ),
+    );
+    return rowsOf(pools).some((row) => {
+      const name = row.querySelector(`[name="${row.dataset.row}.name"]`);
+      const value = name ? name.value.trim() : "";
+      return POOL_NAME.test(value) && !known.has(value);
+    });
+  }
+
   form.addEventListener("click", (event) => {
     const add = event.target.closest("[data-row-add]");
     if (add) {
+      const list = add.closest("[data-row-list]");
+      if (poolsUnknownToPhases(list)) return;
       event.preventDefault();
-      addRow(add.closest("[data-row-list]"));
+      addRow(list);
       return;
     }
     const remove = event.target.closest("[data-row-remove]");
