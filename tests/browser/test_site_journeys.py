@@ -54,6 +54,12 @@ def fill_pool(page, row: int, name: str, system: str, gpus: str = "") -> None:
     page.fill(f'[name="pools.{row}.gpus"]', gpus)
 
 
+def recomputed(page) -> None:
+    """The preview has caught up with the last input (it posts 300 ms after typing stops)."""
+    page.wait_for_timeout(400)
+    page.wait_for_selector(".htmx-request", state="detached")
+
+
 def open_all(page, selector: str) -> None:
     page.locator(selector).evaluate_all("elements => elements.forEach(element => element.open = true)")
 
@@ -81,6 +87,7 @@ def test_a_mixed_generation_site_in_three_phases_from_an_empty_form(signed_in, l
     assert page.input_value("[name='pools.0.name']") == "a100"
     assert page.input_value("[name='pools.1.system']") == "dgx-h100"
     open_all(page, "#scenario-form details.row-fold")
+    recomputed(page)
     screenshot(page, f"journey-phases-form-{width}", full_page=True)
     assert axe_violations(page) == []
 
@@ -112,11 +119,15 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
     page = signed_in
     start_a_site(page, live_server, "Training and serving")
     fill_pool(page, 0, "training", "dgx-h100", "256")
+    # a pool's workload and inference are folded and left out until opened and filled
+    assert page.locator("#part-pools-0-workload .badge").text_content() == "optional: left out while empty"
+    page.click("#part-pools-0-workload > summary")
     page.fill('[name="pools.0.workload.parameters_billion"]', "70")
     page.fill('[name="pools.0.workload.tokens_trillion"]', "2")
     page.click("button[data-row-add][value='pools']")
     # The serving pool is sized from its load and latency targets: no GPUs given.
     fill_pool(page, 1, "serving", "dgx-h200")
+    page.click("#part-pools-1-inference > summary")
     for key, value in SERVING.items():
         field = page.locator(f'[name="pools.1.inference.{key}"]:not([type=hidden])')
         if key == "precision":
@@ -124,7 +135,7 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
         else:
             field.fill(str(value))
     open_all(page, "#scenario-form details.row-fold, #scenario-form details.row-part")
-    page.locator("#row-pools-1 details.row-part[id$='-inference']").scroll_into_view_if_needed()
+    recomputed(page)
     screenshot(page, f"journey-inference-form-{width}", full_page=True)
     assert axe_violations(page) == []
 
