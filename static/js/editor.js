@@ -128,6 +128,25 @@ document.addEventListener("click", (event) => {
   });
 })();
 
+// An optional part of a row the document leaves out (a pool's workload, inference, fabric) shows
+// its inputs' defaults; the save writes it once an input differs from them: its badge says so.
+(() => {
+  const form = document.getElementById("scenario-form");
+  if (!form) return;
+  const changed = (input) => {
+    if (input.type === "checkbox" || input.type === "radio") return input.checked !== input.defaultChecked;
+    if (input.tagName === "SELECT") return [...input.options].some((option) => option.selected !== option.defaultSelected);
+    return input.value !== input.defaultValue;
+  };
+  form.addEventListener("input", (event) => {
+    const part = event.target.closest("details.row-part[data-left-out]");
+    const badge = part && part.querySelector(":scope > summary > .badge");
+    if (!badge) return;
+    const inputs = part.querySelectorAll("input:not([type=hidden]), select, textarea");
+    badge.textContent = [...inputs].some(changed) ? "included" : "optional: left out while empty";
+  });
+})();
+
 // A refused save: the keyboard and the screen reader start at the list of what to fix.
 (function () {
   const refused = document.querySelector("#scenario-form #error-summary[role=alert]");

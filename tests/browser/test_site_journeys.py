@@ -124,6 +124,8 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
     page.click("#part-pools-0-workload > summary")
     page.fill('[name="pools.0.workload.parameters_billion"]', "70")
     page.fill('[name="pools.0.workload.tokens_trillion"]', "2")
+    assert page.locator("#part-pools-0-workload .badge").text_content() == "included"
+    assert page.locator("#part-pools-0-inference .badge").text_content() == "optional: left out while empty"
     page.click("button[data-row-add][value='pools']")
     # The serving pool is sized from its load and latency targets: no GPUs given.
     fill_pool(page, 1, "serving", "dgx-h200")
@@ -134,6 +136,7 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
             field.select_option(value)
         else:
             field.fill(str(value))
+    assert page.locator("#part-pools-1-inference .badge").text_content() == "included"
     open_all(page, "#scenario-form details.row-fold, #scenario-form details.row-part")
     recomputed(page)
     screenshot(page, f"journey-inference-form-{width}", full_page=True)
