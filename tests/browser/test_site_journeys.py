@@ -60,6 +60,11 @@ def recomputed(page) -> None:
     page.wait_for_selector(".htmx-request", state="detached")
 
 
+def fits_the_width(page) -> bool:
+    """Nothing on the page (a long address in a note) widens it beyond the screen."""
+    return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
 def open_all(page, selector: str) -> None:
     page.locator(selector).evaluate_all("elements => elements.forEach(element => element.open = true)")
 
@@ -109,6 +114,7 @@ def test_a_mixed_generation_site_in_three_phases_from_an_empty_form(signed_in, l
     for name, _, _ in PHASES:
         assert name in phases.inner_text()
     open_all(page, "#plan-phases details.phase-changes")
+    assert fits_the_width(page)
     screenshot(page, f"journey-phases-dashboard-{width}", full_page=True)
     phases.scroll_into_view_if_needed()
     screenshot(phases, f"journey-phases-table-{width}")
@@ -161,6 +167,7 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
     inference.locator("> summary").click()
     for words in ("Tokens per s per GPU", "USD per million output tokens", "GPUs needed"):
         assert words in inference.inner_text()
+    assert fits_the_width(page)
     screenshot(page, f"journey-inference-dashboard-{width}", full_page=True)
     inference.scroll_into_view_if_needed()
     screenshot(inference, f"journey-inference-figures-{width}")
