@@ -147,6 +147,38 @@ document.addEventListener("click", (event) => {
   });
 })();
 
+// A pool row's summary line (name · system · size · fabric) follows its inputs as they are typed,
+// as workspace/editor/rows.py's EditorRow.summary writes it.
+(() => {
+  const form = document.getElementById("scenario-form");
+  if (!form) return;
+  const words = (select) => {
+    const option = select && select.value ? select.selectedOptions[0] : null;
+    return option ? option.textContent.split(" — ")[0].trim() : "";
+  };
+  form.addEventListener("input", (event) => {
+    const row = event.target.closest("[data-row^='pools.']");
+    const summary = row && row.querySelector(":scope > fieldset > details.row-fold > summary > .row-summary");
+    if (!summary) return;
+    const field = (key) => row.querySelector(`[name="${row.dataset.row}.${key}"]:not([type=hidden])`);
+    const shown = [];
+    const name = field("name");
+    if (name && name.value.trim()) shown.push(name.value.trim());
+    const system = words(field("system"));
+    if (system) shown.push(system);
+    for (const [key, unit] of [["gpus", "GPUs"], ["nodes", "systems"]]) {
+      const size = field(key);
+      if (size && size.value.trim()) {
+        shown.push(`${size.value.trim()} ${unit}`);
+        break;
+      }
+    }
+    const switchSelect = field("fabric.switch");
+    if (switchSelect) shown.push(switchSelect.value ? `own fabric: ${words(switchSelect)}` : "on the site's compute fabric");
+    summary.textContent = shown.join(" · ") || "New, not filled yet";
+  });
+})();
+
 // A refused save: the keyboard and the screen reader start at the list of what to fix.
 (function () {
   const refused = document.querySelector("#scenario-form #error-summary[role=alert]");

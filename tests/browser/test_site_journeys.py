@@ -125,6 +125,8 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
     page = signed_in
     start_a_site(page, live_server, "Training and serving")
     fill_pool(page, 0, "training", "dgx-h100", "256")
+    summary = page.locator("#row-pools-0 .row-summary")
+    assert summary.inner_text() == "training · NVIDIA DGX H100 · 256 GPUs · on the site's compute fabric"
     # a pool's workload and inference are folded and left out until opened and filled
     assert page.locator("#part-pools-0-workload .badge").text_content() == "optional: left out while empty"
     page.click("#part-pools-0-workload > summary")
