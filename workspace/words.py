@@ -101,6 +101,13 @@ PHRASES = {
     "read_gbytes_per_s_per_gpu_target": "Read target per GPU (GB/s)",
     "read_gbytes_per_s_needed": "Read needed (GB/s)",
     "write_gbytes_per_s_needed": "Write needed (GB/s)",
+    "usable_memory_gb_per_gpu": "Usable memory per GPU (GB)",
+    "required_output_tokens_per_s": "Output tokens needed per second",
+    "output_tokens_per_s_capacity": "Output tokens per second it serves",
+    "time_per_output_token_floor_ms": "Time per output token, floor (ms)",
+    "time_per_output_token_target_ms": "Time per output token, target (ms)",
+    "time_to_first_token_floor_ms": "Time to first token, floor (ms)",
+    "time_to_first_token_target_ms": "Time to first token, target (ms)",
 }
 """Whole keys whose words alone read badly, in the words an architect uses."""
 

@@ -90,11 +90,34 @@ document.addEventListener("click", (event) => {
     for (const name of ["row_add", "row_remove"]) event.detail.formData.delete(name);
   });
 
+  // A phase row has one line per pool, drawn by the server for the pools it knows: a pool added
+  // or renamed on the page since is not in the blank phase row, so "Add a phase" then posts the
+  // form (as without script) and the page comes back with a line per pool in every phase row.
+  const POOL_NAME = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+  function poolsUnknownToPhases(list) {
+    if (list.dataset.rowList !== "phases") return false;
+    const pools = form.querySelector('[data-row-list="pools"]');
+    if (!pools) return false;
+    const template = list.querySelector(":scope > template[data-row-template]");
+    const known = new Set(
+      [...template.content.querySelectorAll(".pool-line:not(.tier-line) > .pool-line-name")].map((node) =>
+        node.textContent.trim(),
+      ),
+    );
+    return rowsOf(pools).some((row) => {
+      const name = row.querySelector(`[name="${row.dataset.row}.name"]`);
+      const value = name ? name.value.trim() : "";
+      return POOL_NAME.test(value) && !known.has(value);
+    });
+  }
+
   form.addEventListener("click", (event) => {
     const add = event.target.closest("[data-row-add]");
     if (add) {
+      const list = add.closest("[data-row-list]");
+      if (poolsUnknownToPhases(list)) return;
       event.preventDefault();
-      addRow(add.closest("[data-row-list]"));
+      addRow(list);
       return;
     }
     const remove = event.target.closest("[data-row-remove]");
@@ -102,6 +125,57 @@ document.addEventListener("click", (event) => {
       event.preventDefault();
       removeRow(remove.closest("[data-row]"));
     }
+  });
+})();
+
+// An optional part of a row the document leaves out (a pool's workload, inference, fabric) shows
+// its inputs' defaults; the save writes it once an input differs from them: its badge says so.
+(() => {
+  const form = document.getElementById("scenario-form");
+  if (!form) return;
+  const changed = (input) => {
+    if (input.type === "checkbox" || input.type === "radio") return input.checked !== input.defaultChecked;
+    if (input.tagName === "SELECT") return [...input.options].some((option) => option.selected !== option.defaultSelected);
+    return input.value !== input.defaultValue;
+  };
+  form.addEventListener("input", (event) => {
+    const part = event.target.closest("details.row-part[data-left-out]");
+    const badge = part && part.querySelector(":scope > summary > .badge");
+    if (!badge) return;
+    const inputs = part.querySelectorAll("input:not([type=hidden]), select, textarea");
+    badge.textContent = [...inputs].some(changed) ? "included" : "optional: left out while empty";
+  });
+})();
+
+// A pool row's summary line (name · system · size · fabric) follows its inputs as they are typed,
+// as workspace/editor/rows.py's EditorRow.summary writes it.
+(() => {
+  const form = document.getElementById("scenario-form");
+  if (!form) return;
+  const words = (select) => {
+    const option = select && select.value ? select.selectedOptions[0] : null;
+    return option ? option.textContent.split(" — ")[0].trim() : "";
+  };
+  form.addEventListener("input", (event) => {
+    const row = event.target.closest("[data-row^='pools.']");
+    const summary = row && row.querySelector(":scope > fieldset > details.row-fold > summary > .row-summary");
+    if (!summary) return;
+    const field = (key) => row.querySelector(`[name="${row.dataset.row}.${key}"]:not([type=hidden])`);
+    const shown = [];
+    const name = field("name");
+    if (name && name.value.trim()) shown.push(name.value.trim());
+    const system = words(field("system"));
+    if (system) shown.push(system);
+    for (const [key, unit] of [["gpus", "GPUs"], ["nodes", "systems"]]) {
+      const size = field(key);
+      if (size && size.value.trim()) {
+        shown.push(`${size.value.trim()} ${unit}`);
+        break;
+      }
+    }
+    const switchSelect = field("fabric.switch");
+    if (switchSelect) shown.push(switchSelect.value ? `own fabric: ${words(switchSelect)}` : "on the site's compute fabric");
+    summary.textContent = shown.join(" · ") || "New, not filled yet";
   });
 })();
 

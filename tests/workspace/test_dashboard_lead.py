@@ -241,3 +241,16 @@ def test_an_inference_plan_shows_its_cost_per_million_tokens_beside_the_gpu_hour
         "usd_per_million_output_tokens"]
     assert tile.figure.text == f"{plan['cost']['usd_per_million_output_tokens']:.2f}"
     assert tile.lines == ("The inference pools' share of the TCO over the output tokens they serve in 5 years",)
+
+
+def test_an_inference_pools_figures_read_as_words_and_a_long_slug_takes_its_row():
+    from workspace.dashboard.sections import describe
+
+    view = describe("pools.serving.inference", {
+        "name": "", "operating_point": "h200-llama2-70b-interactive-v5.0", "usable_memory_gb_per_gpu": 126.9,
+        "required_output_tokens_per_s": 80000, "time_per_output_token_floor_ms": 14.58, "gpus_needed": 33,
+    }, "Inference", 1)
+    facts = {fact.name: fact for fact in view.facts}
+    assert "Name" not in facts, "an empty value is left out"
+    assert {"Usable memory per GPU (GB)", "Output tokens needed per second", "Time per output token, floor (ms)"} <= set(facts)
+    assert facts["Operating point"].long and not facts["GPUs needed"].long

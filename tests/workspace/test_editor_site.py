@@ -66,6 +66,21 @@ def test_a_pool_row_folds_to_its_summary_without_false_required_marks(catalog):
     assert not any(field.required for part in row.parts for field in part.fields)
 
 
+def test_a_pool_rows_parts_are_included_only_when_the_pool_gives_them(catalog):
+    """The inputs of a part the pool leaves out show their defaults (MFU 40 %, FP8): that part
+    is still folded and said to be left out, not "included"."""
+    document = {"name": "S", "pools": [
+        {"name": "training", "system": "dgx-h100", "gpus": 64, "workload": {"parameters_billion": 70}},
+        {"name": "serving", "system": "dgx-h200", "inference": {"parameters_billion": 70}},
+    ]}
+    editor = ScenarioEditor(document, catalog)
+    pools = next(rows for rows in editor.all_row_lists() if rows.path == "pools")
+    given = [{part.key for part in row.parts if part.has_value} for row in pools.rows]
+    assert given == [{"workload"}, {"inference"}]
+    assert not any(part.has_value for part in pools.template.parts)
+    assert any(field.value for part in pools.rows[0].parts if part.key == "inference" for field in part.fields)
+
+
 def test_the_preview_lists_every_error_the_save_would(ada_client):
     from tests.workspace.test_editor_page import editor_post
 

@@ -71,10 +71,13 @@ class Fact(NamedTuple):
     @property
     def long(self) -> bool:
         """Whether the value is prose that may wrap between its words (short values never wrap)."""
-        return len(self.value) > LONGEST_UNWRAPPED
+        return len(self.value) > LONGEST_UNWRAPPED or (len(self.value) > LONGEST_WORD and " " not in self.value)
 
 
 LONGEST_UNWRAPPED = 32
+LONGEST_WORD = 20
+"""A value of one word longer than this (a slug, an address) takes the row, as prose does: on
+one line beside its label it would squeeze the label to a letter a line."""
 
 
 @dataclass
@@ -171,7 +174,7 @@ def _shown(key: str, value: Any, names: dict[str, str]) -> str:
 
 def _is_empty(value: Any) -> bool:
     """A value the page leaves out (an absent dragonfly, no warnings), rather than "—" or "none"."""
-    return value is None or value == [] or value == {}
+    return value is None or value == "" or value == [] or value == {}
 
 
 def describe(

@@ -111,10 +111,12 @@ class RowPart:
     title: str
     anchor: str
     fields: list[EditorField] = field(default_factory=list)
+    given: bool = False
+    """The item gives the part: its inputs hold its values, not only the defaults they show."""
 
     @property
     def has_value(self) -> bool:
-        return any(item.value or item.checked or item.selected for item in self.fields)
+        return self.given
 
     @property
     def has_errors(self) -> bool:
@@ -141,6 +143,8 @@ class EditorRow:
     """A phase row's lines, one per pool (workspace/editor/phase_pools.py)."""
     tier_lines: Any = ()
     """A phase row's lines, one per storage tier."""
+    given_parts: frozenset[str] = frozenset()
+    """The optional parts the item gives (a pool's `workload`), whose inputs are more than defaults."""
 
     @property
     def path(self) -> str:
@@ -168,7 +172,8 @@ class EditorRow:
         for item in self.fields:
             name = self._part(item)
             if name:
-                parts.setdefault(name, RowPart(name, words_of(name), dom_id("part", f"{self.path}.{name}"))).fields.append(item)
+                parts.setdefault(name, RowPart(name, words_of(name), dom_id("part", f"{self.path}.{name}"),
+                                               given=name in self.given_parts)).fields.append(item)
         return list(parts.values())
 
     @property
@@ -364,6 +369,7 @@ def _row(spot: ListField, index: int | str, number: int, item: Any, catalog_kind
     row = EditorRow(spot.path, index, number, list_names(spot.path)[1],
                     base="" if item is MISSING else str(index))
     values = _expanded(item if isinstance(item, dict) else {}, path, nested)
+    row.given_parts = frozenset(key for key, value in values.items() if value is not None)
     for editor_field in fields:
         relative = editor_field.path.removeprefix(path + ".")
         general = general_path(editor_field.path)
