@@ -232,24 +232,27 @@ def power_warnings(
         warnings += _cooling_limit_warnings(racks, system, racks_spec, catalog)
     for group in racks.per_rack:
         plural = _racks(group.count, group.kind)
+        # "1 compute rack weighs ... over its", "2 compute racks weigh ... each, over their"
+        one = group.count == 1
+        weigh, draw, their = ("weighs", "draws", "its") if one else ("weigh", "draw", "their")
         if group.floor_load_kg_per_m2 > facility.floor_load_limit_kg_per_m2:
             warnings.append(
-                f"{plural} weigh {group.weight_kg:,.0f} kg each, "
-                f"{group.floor_load_kg_per_m2:,.0f} kg/m² over their {group.footprint_m2:.2f} m² "
+                f"{plural} {weigh} {group.weight_kg:,.0f} kg{'' if one else ' each'}, "
+                f"{group.floor_load_kg_per_m2:,.0f} kg/m² over {their} {group.footprint_m2:.2f} m² "
                 f"footprint, beyond the floor's {facility.floor_load_limit_kg_per_m2:,.0f} kg/m² "
                 f"(facility.floor_load_limit_kg_per_m2): spread the load with plates, leave gaps, "
                 f"or build on a stronger floor."
             )
         if not group.carries_rack_on_one_feed and racks_spec.power_feeds == "a_b":
             warnings.append(
-                f"{plural} draw {group.it_kw:g} kW but the {group.pdus_per_feed} PDU(s) of one "
+                f"{plural} {draw} {group.it_kw:g} kW but the {group.pdus_per_feed} PDU(s) of one "
                 f"feed carry {group.pdus_per_feed * group.pdu_capacity_kw:g} kW: losing a feed "
                 f"would overload the other; use more PDUs per rack (racks.pdus_per_rack) or a "
                 f"larger PDU (racks.pdu)."
             )
         elif group.pdus * group.pdu_capacity_kw < group.it_kw - 1e-9:
             warnings.append(
-                f"{plural} draw {group.it_kw:g} kW, more than their {group.pdus} PDU(s) carry "
+                f"{plural} {draw} {group.it_kw:g} kW, more than {their} {group.pdus} PDU(s) carry "
                 f"({group.pdus * group.pdu_capacity_kw:g} kW): use more PDUs per rack or a "
                 f"larger PDU."
             )

@@ -168,3 +168,12 @@ def test_the_racks_alone_are_the_racks_racks_and_power_packs(catalog):
     from_alone = racks_and_power(96, system, racks, FacilitySpec(pue=1.3), catalog, packed=alone, **inputs)
     assert from_alone == whole
     assert from_alone.power.facility_kw == pytest.approx(1.3 * from_alone.power.it_kw, rel=0.05)
+
+
+
+def test_a_lone_rack_is_warned_of_in_the_singular(catalog):
+    """One GB200 NVL72: "1 compute rack weighs 1,360 kg, ... over its footprint", not "weigh ... each
+    ... their"."""
+    result = plan(catalog, "gb200-nvl72", 1, RacksSpec(power_budget_kw=140, cooling="direct_liquid"))
+    assert any(warning.startswith("1 compute rack weighs 1,360 kg, 2,122 kg/m² over its 0.64 m²")
+               for warning in result.warnings), result.warnings
