@@ -341,7 +341,8 @@ class FabricWiring:
         leaf_in_all, uplink = divmod_by(index, uplinks)
         tree, leaf = divmod_by(leaf_in_all, self.leaves_per_tree)
         pod, in_pod = divmod_by(leaf, self.leaves_per_pod)
-        spines = np.where(pod == self.pods - 1, self.last_pod_spines, self.spines_per_pod)
+        spines = (self.spines_per_pod if self.last_pod_spines == self.spines_per_pod
+                  else np.where(pod == self.pods - 1, self.last_pod_spines, self.spines_per_pod))
         spine, down = dealt(in_pod, uplink, uplinks, uplinks, spines, self.tiers["leaf"].up_links_per_unit)
         return (leaf_in_all, uplink, tree * self.spines_per_tree + pod * self.spines_per_pod + spine, down)
 
@@ -358,11 +359,15 @@ class FabricWiring:
         tree, link = divmod_by(index, per_tree)
         pod, in_pod = divmod_by(np.minimum(link, self.full_pods_core_links), max(pod_links, 1))
         in_pod = np.where(link >= self.full_pods_core_links, link - self.full_pods_core_links, in_pod)
-        uplinks = np.where(pod == self.pods - 1, last, full)
+        if last == full and self.last_pod_spines == self.spines_per_pod:  # every pod alike
+            uplinks, spines = full, self.spines_per_pod
+        else:
+            in_last = pod == self.pods - 1
+            uplinks = np.where(in_last, last, full)
+            spines = np.where(in_last, self.last_pod_spines, self.spines_per_pod)
         spine_in_pod, uplink = np.divmod(in_pod, uplinks)
-        core, down = dealt(pod, in_pod, uplinks * np.where(pod == self.pods - 1, self.last_pod_spines,
-                                                            self.spines_per_pod), pod_links, self.cores_per_tree,
-                            self.tiers["spine"].up_links_per_unit)
+        core, down = dealt(pod, in_pod, uplinks * spines, pod_links, self.cores_per_tree,
+                           self.tiers["spine"].up_links_per_unit)
         spine = pod * self.spines_per_pod + spine_in_pod
         return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core, down)
 
