@@ -69,6 +69,17 @@ def open_all(page, selector: str) -> None:
     page.locator(selector).evaluate_all("elements => elements.forEach(element => element.open = true)")
 
 
+def look_and_save(page, sections: str, shot: str, title: str) -> None:
+    """The filled form with `sections` open, recomputed, kept and checked by axe; then saved, and
+    the dashboard of `title` shown."""
+    open_all(page, sections)
+    recomputed(page)
+    screenshot(page, shot, full_page=True)
+    assert axe_violations(page) == []
+    page.click("button[type=submit]:has-text('Create scenario')")
+    page.wait_for_selector(f"h1:has-text('{title}')")
+
+
 def test_a_mixed_generation_site_in_three_phases_from_an_empty_form(signed_in, live_server, width):
     page = signed_in
     start_a_site(page, live_server, "A100 then H100 in three phases")
@@ -91,13 +102,8 @@ def test_a_mixed_generation_site_in_three_phases_from_an_empty_form(signed_in, l
             row.locator(f"[name='phases.{number}.pools.{pool}.size']").fill(str(gpus))
     assert page.input_value("[name='pools.0.name']") == "a100"
     assert page.input_value("[name='pools.1.system']") == "dgx-h100"
-    open_all(page, "#scenario-form details.row-fold")
-    recomputed(page)
-    screenshot(page, f"journey-phases-form-{width}", full_page=True)
-    assert axe_violations(page) == []
-
-    page.click("button[type=submit]:has-text('Create scenario')")
-    page.wait_for_selector("h1:has-text('A100 then H100 in three phases')")
+    look_and_save(page, "#scenario-form details.row-fold", f"journey-phases-form-{width}",
+                  "A100 then H100 in three phases")
     document = Scenario.objects.get().document
     assert document["pools"] == [
         {"name": "a100", "system": "hgx-a100", "gpus": 64},
@@ -145,13 +151,8 @@ def test_a_training_and_inference_site_from_an_empty_form(signed_in, live_server
         else:
             field.fill(str(value))
     assert page.locator("#part-pools-1-inference .badge").text_content() == "included"
-    open_all(page, "#scenario-form details.row-fold, #scenario-form details.row-part")
-    recomputed(page)
-    screenshot(page, f"journey-inference-form-{width}", full_page=True)
-    assert axe_violations(page) == []
-
-    page.click("button[type=submit]:has-text('Create scenario')")
-    page.wait_for_selector("h1:has-text('Training and serving')")
+    look_and_save(page, "#scenario-form details.row-fold, #scenario-form details.row-part",
+                  f"journey-inference-form-{width}", "Training and serving")
     pools = Scenario.objects.get().document["pools"]
     assert [(pool["name"], pool["system"]) for pool in pools] == [("training", "dgx-h100"), ("serving", "dgx-h200")]
     assert pools[0]["gpus"] == 256
