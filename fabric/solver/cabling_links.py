@@ -450,11 +450,12 @@ def _kinds(cables: SegmentCables, length_dm: np.ndarray, links_of_length: np.nda
     choice = table.choice[length_dm]
     # a link with no cable has no stock length: one kind whatever it measures
     code = choice * (1 << 32) + np.where(cables.has_cable[choice], table.stock_dm[length_dm], 0)
-    if np.all(code[1:] >= code[:-1]):
+    if (code[1:] >= code[:-1]).all():
         # the usual case: a longer link never takes a shorter-reach choice or stock length, so
         # equal kinds are runs of the sorted lengths (no sort needed)
-        first = np.flatnonzero(np.diff(code, prepend=-1))
-        kinds, kind_of = code[first], np.cumsum(np.diff(code, prepend=code[:1]) != 0)
+        starts = np.ones(len(code), dtype=bool)
+        np.not_equal(code[1:], code[:-1], out=starts[1:])
+        kinds, kind_of = code[starts], np.cumsum(starts) - 1
     else:
         kinds, kind_of = np.unique(code, return_inverse=True)
     numbers = np.bincount(kind_of, weights=links_of_length).astype(np.int64)
