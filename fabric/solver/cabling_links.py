@@ -513,6 +513,5 @@ def _cage_needs(cage: np.ndarray, cages: int, needs: np.ndarray) -> np.ndarray:
         _, cage_of = np.unique(cage, return_inverse=True)
         cages = int(cage_of.max()) + 1
     held = np.full(cages, NO_MODULE)
-    for rank in np.unique(needs).tolist():  # few ranks: one pass each, in ascending order
-        held[cage_of[needs == rank]] = rank
+    np.maximum.at(held, cage_of, needs)  # a higher rank reaches farther
     return held[cage_of]

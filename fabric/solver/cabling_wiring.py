@@ -338,12 +338,15 @@ class FabricWiring:
         uplinks = self.leaf_uplinks
         if not uplinks or not self.spines_per_pod:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        unit = self.tiers["leaf"].up_links_per_unit
         leaf_in_all, uplink = divmod_by(index, uplinks)
         tree, leaf = divmod_by(leaf_in_all, self.leaves_per_tree)
         pod, in_pod = divmod_by(leaf, self.leaves_per_pod)
-        spines = (self.spines_per_pod if self.last_pod_spines == self.spines_per_pod
-                  else np.where(pod == self.pods - 1, self.last_pod_spines, self.spines_per_pod))
-        spine, down = dealt(in_pod, uplink, uplinks, uplinks, spines, self.tiers["leaf"].up_links_per_unit)
+        spine, down = dealt(in_pod, uplink, uplinks, uplinks, self.spines_per_pod, unit)
+        if self.last_pod_spines != self.spines_per_pod:
+            # the last pod's fewer spines: its links, a pod at most, dealt again
+            last = np.flatnonzero(pod == self.pods - 1)
+            spine[last], down[last] = dealt(in_pod[last], uplink[last], uplinks, uplinks, self.last_pod_spines, unit)
         return (leaf_in_all, uplink, tree * self.spines_per_tree + pod * self.spines_per_pod + spine, down)
 
     def core_link_arrays(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -353,23 +356,26 @@ class FabricWiring:
         reaches every pod (`clos.three_tier_counts`)."""
         if not self.cores_per_tree:
             return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
-        full, last = self.spine_uplinks, self.last_pod_spine_uplinks
-        pod_links = self.spines_per_pod * full
-        per_tree = self.full_pods_core_links + self.last_pod_spines * last
-        tree, link = divmod_by(index, per_tree)
-        pod, in_pod = divmod_by(np.minimum(link, self.full_pods_core_links), max(pod_links, 1))
-        in_pod = np.where(link >= self.full_pods_core_links, link - self.full_pods_core_links, in_pod)
-        if last == full and self.last_pod_spines == self.spines_per_pod:  # every pod alike
-            uplinks, spines = full, self.spines_per_pod
-        else:
-            in_last = pod == self.pods - 1
-            uplinks = np.where(in_last, last, full)
-            spines = np.where(in_last, self.last_pod_spines, self.spines_per_pod)
-        spine_in_pod, uplink = np.divmod(in_pod, uplinks)
-        core, down = dealt(pod, in_pod, uplinks * spines, pod_links, self.cores_per_tree,
-                           self.tiers["spine"].up_links_per_unit)
-        spine = pod * self.spines_per_pod + spine_in_pod
+        last_pod_first_link = self.full_pods_core_links
+        last_pod_uplinks = self.last_pod_spine_uplinks
+        tree, link = divmod_by(index, last_pod_first_link + self.last_pod_spines * last_pod_uplinks)
+        spine, uplink, core, down = self._pod_core_links(link, 0, self.spine_uplinks, self.spines_per_pod)
+        if (last_pod_uplinks, self.last_pod_spines) != (self.spine_uplinks, self.spines_per_pod):
+            # a last pod of fewer spines or uplinks: its links, a pod at most, counted from its first
+            last = np.flatnonzero(link >= last_pod_first_link)
+            spine[last], uplink[last], core[last], down[last] = self._pod_core_links(
+                link[last] - last_pod_first_link, self.pods - 1, last_pod_uplinks, self.last_pod_spines)
         return (tree * self.spines_per_tree + spine, uplink, tree * self.cores_per_tree + core, down)
+
+    def _pod_core_links(self, link: np.ndarray, first_pod: int, uplinks: int, spines: int):
+        """(spine, uplink, core, core down link) of the spine-core links numbered `link` from the
+        first of pod `first_pod`, in pods of `spines` spines that cable `uplinks` each."""
+        pod, in_pod = divmod_by(link, max(uplinks * spines, 1))
+        pod += first_pod
+        spine_in_pod, uplink = divmod_by(in_pod, max(uplinks, 1))
+        core, down = dealt(pod, in_pod, uplinks * spines, self.spines_per_pod * self.spine_uplinks,
+                           self.cores_per_tree, self.tiers["spine"].up_links_per_unit)
+        return pod * self.spines_per_pod + spine_in_pod, uplink, core, down
 
     def router_ports(self) -> tuple[int, int, int]:
         """Native ports of a router's terminals, and its first local and global port index."""
@@ -403,8 +409,8 @@ class FabricWiring:
         return first * a + router_a, link_a, second * a + router_b, link_b
 
 
-def dealt(lower: np.ndarray, link: np.ndarray, links_of_lower, links_of_full_lower: int,
-          uppers, unit: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def dealt(lower: np.ndarray, link: np.ndarray, links_of_lower: int, links_of_full_lower: int,
+          uppers: int, unit: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The upper switch and its down link for link `link` of lower switch `lower`, the lower
     switches' links dealt to the uppers as `clos.upper_tier` counts them. Where every pair gets
     m equal links, a lower switch's links go in blocks of m (its ports 1..m to the first upper
@@ -412,18 +418,13 @@ def dealt(lower: np.ndarray, link: np.ndarray, links_of_lower, links_of_full_low
     lower + link // unit goes to upper g mod S, its links as down links (g // S) x unit + link
     mod unit, so that the uppers' loads differ by one unit at most. The last lower switch (a pod
     of fewer spines) may have fewer links than the full ones before it."""
-    balanced = (np.asarray(links_of_lower) % uppers == 0) & (links_of_full_lower % np.asarray(uppers) == 0)
-    if np.all(balanced):  # the usual case: one of the two rules for every link, not both
-        per_pair = np.maximum(links_of_lower // uppers, 1)
-        return link // per_pair, lower * (links_of_full_lower // uppers) + link % per_pair
-    dealt_down, dealt_upper = np.divmod(lower * (links_of_full_lower // unit) + link // unit, uppers)
-    dealt_down = dealt_down * unit + link % unit
-    if not np.any(balanced):
-        return dealt_upper, dealt_down
-    per_pair = np.maximum(links_of_lower // uppers, 1)
-    upper = np.where(balanced, link // per_pair, dealt_upper)
-    down = np.where(balanced, lower * (links_of_full_lower // uppers) + link % per_pair, dealt_down)
-    return upper, down
+    if links_of_lower % uppers == 0 and links_of_full_lower % uppers == 0:
+        # m equal links per pair: a lower switch's links in blocks of m
+        upper, in_block = divmod_by(link, max(links_of_lower // uppers, 1))
+        return upper, lower * (links_of_full_lower // uppers) + in_block
+    unit_of_link, in_unit = divmod_by(link, unit)
+    dealt_down, dealt_upper = divmod_by(lower * (links_of_full_lower // unit) + unit_of_link, uppers)
+    return dealt_upper, dealt_down * unit + in_unit
 
 
 class SharedRacks:
