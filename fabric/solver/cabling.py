@@ -110,11 +110,11 @@ from fabric.solver.cabling_links import (
     DM_PER_M,
     NO_MODULE,
     LinkEnds,
-    count_fabric,
     fabric_segments,
 )
 from fabric.solver.cabling_pools import fabric_node_pools, node_pools, pool_fabric_spec
 from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m, top_u
+from fabric.solver.cabling_tally import count_fabric
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
 from fabric.solver.media import link_choice_steps

@@ -1,5 +1,5 @@
 """The bill of materials' cables and transceivers as the cabling plan lays them: every fabric
-with its cables, modules and optics power added up from the rows (`cabling_links.count_fabric`).
+with its cables, modules and optics power added up from the rows (`cabling_tally.count_fabric`).
 """
 
 from dataclasses import dataclass
@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.solver.records import copy_with
 from fabric.solver.cabling import PlanCabling
-from fabric.solver.cabling_links import count_fabric, sampled_optics_w
+from fabric.solver.cabling_tally import count_fabric, sampled_optics_w
 from fabric.solver.figures import W_PER_KW
 from fabric.solver.results import CableCount, FabricResult, PartQuantity
 
@@ -33,7 +33,7 @@ def counted_fabrics(
     plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None,
 ) -> dict[str, FabricResult]:
     """The plan's fabrics with their cables, transceivers and optics power as the cabling plan's
-    rows add up (`cabling_links.count_fabric`): one cable per row, by part and stock length;
+    rows add up (`cabling_tally.count_fabric`): one cable per row, by part and stock length;
     one module per cage the rows' ends use; media and lengths as measured. `cabling`: the
     plan's, where already made (it reads only the fabrics and where the devices stand)."""
     if not plan.fabrics:
@@ -73,7 +73,7 @@ def estimated_fabrics(
     plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None,
 ) -> dict[str, FabricResult]:
     """The plan's fabrics with the optics' power by device estimated from a sample of the
-    cabling plan's links (`cabling_links.sampled_optics_w`): what racks are packed with before
+    cabling plan's links (`cabling_tally.sampled_optics_w`): what racks are packed with before
     the cables are counted where they stand. Their other figures are the fabric engine's.
     `cabling` as for `counted_fabrics`."""
     if not plan.fabrics:

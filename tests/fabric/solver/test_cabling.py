@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from fabric.solver.cabling import CABLING_COLUMNS, PlanCabling, cabling_rows
-from fabric.solver.cabling_links import SAMPLE_LINKS, count_fabric, fabric_segments, sampled_optics_w
+from fabric.solver.cabling_links import SAMPLE_LINKS, fabric_segments
+from fabric.solver.cabling_tally import count_fabric, sampled_optics_w
 from planner.solver.pipeline import plan_scenario
 
 RACK = r"r\d{3,}"
