@@ -29,6 +29,7 @@ django.setup()
 from catalog.rows import catalog_snapshot_from_files  # noqa: E402
 from core.solver.errors import ScenarioError  # noqa: E402
 from core.solver.part_counts import PartCount  # noqa: E402
+from fabric.solver.cabling import PlanCabling  # noqa: E402
 from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from fabric.solver.endpoints import system_endpoints  # noqa: E402
 from fabric.solver.fabric import plan_fabric  # noqa: E402
@@ -132,7 +133,7 @@ def main() -> None:
                     )
 
                 racks_ms = best_ms(facility, runs)
-                cables_ms = best_ms(lambda: counted_fabrics(plan, full_catalog), runs)
+                cables_ms = best_ms(lambda: counted_fabrics(PlanCabling(plan, full_catalog)), runs)
                 racks = facility().racks.total
             except ScenarioError as error:
                 print(f"{gpus:>10,}  {label:<22} {'-':>13} {'-':>12} {'-':>8} {'-':>11}  {error}")

@@ -3,16 +3,13 @@ with its cables, modules and optics power added up from the rows (`cabling_tally
 """
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.solver.records import copy_with
 from fabric.solver.cabling import PlanCabling
 from fabric.solver.cabling_tally import count_fabric, sampled_optics_w
 from fabric.solver.figures import W_PER_KW
 from fabric.solver.results import CableCount, FabricResult, PartQuantity
-
-if TYPE_CHECKING:
-    from catalog.solver.snapshot import CatalogSnapshot
 
 
 @dataclass(frozen=True)
@@ -29,16 +26,10 @@ class CabledPlan:
     """A site's pools by name (each with its system, compute and racks)."""
 
 
-def counted_fabrics(
-    plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None,
-) -> dict[str, FabricResult]:
+def counted_fabrics(cabling: PlanCabling) -> dict[str, FabricResult]:
     """The plan's fabrics with their cables, transceivers and optics power as the cabling plan's
     rows add up (`cabling_tally.count_fabric`): one cable per row, by part and stock length;
-    one module per cage the rows' ends use; media and lengths as measured. `cabling`: the
-    plan's, where already made (it reads only the fabrics and where the devices stand)."""
-    if not plan.fabrics:
-        return {}
-    cabling = cabling or PlanCabling(plan, catalog)
+    one module per cage the rows' ends use; media and lengths as measured."""
     counted = {}
     for fabric in cabling.fabrics:
         total = count_fabric(cabling, cabling.segments(fabric))
@@ -66,19 +57,13 @@ def counted_fabrics(
             optics_power_kw_by_device={device: watts / W_PER_KW for device, watts in total.optics_w.items()},
             media_warnings=tuple(warning for count in total.segments for warning in count.warnings),
         )
-    return {name: counted[name] for name in plan.fabrics}
+    return {name: counted[name] for name in cabling.plan.fabrics}
 
 
-def estimated_fabrics(
-    plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | None = None,
-) -> dict[str, FabricResult]:
+def estimated_fabrics(cabling: PlanCabling) -> dict[str, FabricResult]:
     """The plan's fabrics with the optics' power by device estimated from a sample of the
     cabling plan's links (`cabling_tally.sampled_optics_w`): what racks are packed with before
-    the cables are counted where they stand. Their other figures are the fabric engine's.
-    `cabling` as for `counted_fabrics`."""
-    if not plan.fabrics:
-        return {}
-    cabling = cabling or PlanCabling(plan, catalog)
+    the cables are counted where they stand. Their other figures are the fabric engine's."""
     estimated = {}
     for fabric in cabling.fabrics:
         watts = sampled_optics_w(cabling, cabling.segments(fabric))

@@ -249,11 +249,10 @@ def _fabrics_and_racks(
 
     cabled: list = []
 
-    def cabling_for(fabrics: dict[str, FabricResult], racks: RacksResult) -> PlanCabling:
-        """The cabling of the fabrics where the racks place the devices: the last one made where
-        they are the same fabrics, placed alike (an estimate's racks, packed again with its
-        optics, often place them so)."""
-        key = placement_key(racks)
+    def cabling_for(fabrics: dict[str, FabricResult], racks: RacksResult, key: tuple) -> PlanCabling:
+        """The cabling of the fabrics where the racks place the devices (`key`: their
+        `placement_key`): the last one made where they are the same fabrics, placed alike (an
+        estimate's racks, packed again with its optics, often place them so)."""
         if not cabled or cabled[0] is not fabrics or cabled[1] != key:
             cabled[:] = fabrics, key, PlanCabling(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
         return cabled[2]
@@ -323,26 +322,27 @@ def _fabrics_and_racks(
             if settled_key is not None:
                 cache[settled_key] = (fabrics, racks_spec)
             return fabrics, powered()
-        cabling = cabling_for(fabrics, racks)
+        cabling = cabling_for(fabrics, racks, key)
         if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
                                 and _sampled(fabrics)):
             # The engine's optics take one length per segment: first pack with the optics of a
             # sample of the cables where they stand, which often moves switches between racks,
             # and again where they moved, so that the full count is made once, where they end up.
-            estimate, estimated_at, estimates = estimated_fabrics(cabling.plan, catalog, cabling), key, estimates + 1
+            estimate, estimated_at, estimates = estimated_fabrics(cabling), key, estimates + 1
             racks, seen = racks_for(estimate, reserve), set()
             if cables == CABLES_SAMPLED:
                 return estimate, powered()
             continue
-        counted = counted_fabrics(cabling.plan, catalog, cabling)
+        counted = counted_fabrics(cabling)
         counted_racks = racks
         if reserve is not None:
             reserve = {device: max(kw, reserve.get(device, 0.0))
                        for device, kw in {**reserve, **optics_kw_by_device(counted)}.items()}
         racks = racks_for(counted, reserve)
-    if fabrics and (counted is None or placement_key(counted_racks) != placement_key(racks)):
-        cabling = cabling_for(fabrics, racks)
-        counted = counted_fabrics(cabling.plan, catalog, cabling)
+    key = placement_key(racks)
+    if fabrics and (counted is None or placement_key(counted_racks) != key):
+        cabling = cabling_for(fabrics, racks, key)
+        counted = counted_fabrics(cabling)
     facility = powered()
     if racks_spec is not scenario.racks and top_of_rack:
         facility.warnings.append(

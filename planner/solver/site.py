@@ -20,6 +20,7 @@ from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import FieldError, InfeasibleError, ScenarioError
 from core.solver.management import server_groups
+from fabric.solver.cabling import PlanCabling
 from fabric.solver.cabling_counts import CabledPlan, counted_fabrics
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.endpoints import (
@@ -394,9 +395,9 @@ def _fabrics_and_racks(
     def counted_where_placed() -> dict[str, FabricResult]:
         cabled_pools = {pool.spec.name: CabledPool(pool.system.slug, pool.compute, packed[pool.spec.name])
                         for pool in pools}
-        return counted_fabrics(
+        return counted_fabrics(PlanCabling(
             CabledPlan(fabrics, facility.racks, site_compute(pools), storage, scenario, cabled_pools), catalog
-        )
+        ))
 
     for _ in range(PDU_ROUNDS):
         placed = placement_key(facility.racks)

@@ -142,7 +142,7 @@ def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topolog
 
     counts = []
     count = pipeline.counted_fabrics
-    monkeypatch.setattr(pipeline, "counted_fabrics", lambda *args: counts.append(args[0].racks) or count(*args))
+    monkeypatch.setattr(pipeline, "counted_fabrics", lambda *args: counts.append(args[0].plan.racks) or count(*args))
     document = {
         "name": "B300, 10k GPUs",
         "compute": {"system": "dgx-b300", "gpus": 10_000},
