@@ -4,15 +4,15 @@ point-to-point workbook, NetBox bundle).
 
 All exports but the cabling plan are made from the plan's plain data (`Plan.to_dict()`), so every
 section a step adds to the plan appears in the workbook without changes here. The cabling plan
-is streamed: its CSV lines are made from the `Plan` as they are asked for
-(`fabric.solver.cabling.cabling_rows`), never held all at once.
+is streamed: its CSV lines are made from the `Plan` a chunk of links at a time, as they are asked
+for (`fabric.solver.cabling.cabling_columns`), never held all at once.
 """
 
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -21,7 +21,8 @@ import xlsxwriter
 from catalog.solver.snapshot import plan_catalog
 from core.solver.cells import spreadsheet_text
 from core.solver.errors import ScenarioError
-from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from fabric.solver.cabling import CABLING_COLUMNS, cabling_columns
+from fabric.solver.cabling_columns import object_array
 from handoff.formats import (
     handoff_available,
     handoff_check,
@@ -287,15 +288,39 @@ EXPORTS = {
 
 
 def plan_export_cabling_lines(plan: "Plan", catalog: "CatalogSnapshot | None" = None) -> Iterator[str]:
-    """The cabling plan as CSV lines, a header then one line per cable, made as they are asked
-    for. `catalog` gives the devices' rack units (the database's catalog when left out)."""
+    """The cabling plan as CSV text: the header, then blocks of lines, made as they are asked
+    for; each distinct value of a chunk of links' column is formatted once.
+    `catalog` gives the devices' rack units (the database's catalog when left out)."""
     if catalog is None and plan.catalog is None:
         from catalog.rows import catalog_snapshot
 
         catalog = catalog_snapshot()
-    catalog = plan_catalog(plan, catalog)
-    rows = cabling_rows(plan, catalog)
-    return csv_lines(chain([CABLING_COLUMNS], rows))
+    yield from csv_lines([CABLING_COLUMNS])
+    for columns in cabling_columns(plan, plan_catalog(plan, catalog)):
+        texts = [(codes, object_array(list(map(csv_field, values)))) for codes, values in columns]
+        for start in range(0, len(texts[0][0]), CSV_LINES_PER_BLOCK):
+            cells = [held[codes[start:start + CSV_LINES_PER_BLOCK]].tolist() for codes, held in texts]
+            yield "\n".join(map(",".join, zip(*cells))) + "\n"
+
+
+CSV_LINES_PER_BLOCK = 1_024
+"""Cabling lines made at once: a block's cells are a few hundred kB whatever the plan's size."""
+
+
+CSV_QUOTED = re.compile(r'[",\r\n]')
+"""What makes the csv module quote a field (QUOTE_MINIMAL, comma-separated, one line a row)."""
+
+
+def csv_field(value: Any) -> str:
+    """`value` as `csv_lines` writes it in a row of several fields."""
+    if type(value) is int:  # the link numbers and U: most of the values
+        return str(value)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return str(value)
+    text = spreadsheet_text(value)
+    return '"' + text.replace('"', '""') + '"' if CSV_QUOTED.search(text) else text
 
 
 STREAMED_EXPORTS = {

@@ -105,16 +105,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fabric.solver.arrays import divmod_by
+from fabric.solver.cabling_columns import column_blocks, rows_of
 from fabric.solver.cabling_links import (
-    CHUNK_LINKS,
-    DM_PER_M,
-    NO_MODULE,
     LinkEnds,
     fabric_segments,
 )
 from fabric.solver.cabling_pools import fabric_node_pools, node_pools, pool_fabric_spec
 from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m, top_u
-from fabric.solver.cabling_tally import count_fabric
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
 from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
 from fabric.solver.media import link_choice_steps
@@ -480,41 +477,6 @@ class PlanCabling:
             )
         return self._steps[key]
 
-    # -- rows -------------------------------------------------------------------------------
-
-    def rows(self) -> Iterator[tuple]:
-        number = 0
-        label = self.racks.label
-        for fabric in self.fabrics:
-            segments = self.segments(fabric)
-            held = count_fabric(self, segments, CHUNK_LINKS).cage_modules
-            for cables in segments:
-                link, choices = cables.link, cables.choices
-                for chunk in cables.chunks():
-                    lower, upper, plane = chunk.lower, chunk.upper, chunk.plane
-                    lower_module = self._modules(held[lower.devices][lower.cage], chunk.lower_needs)
-                    upper_module = self._modules(held[upper.devices][upper.cage], chunk.upper_needs)
-                    length_m = (chunk.length_dm / DM_PER_M).tolist()
-                    stock_m = (chunk.stock_dm / DM_PER_M).tolist()
-                    for at in range(len(chunk)):
-                        number += 1
-                        choice = choices[chunk.choice[at]]
-                        yield (
-                            number, label(int(lower.rack[at])), int(lower.u[at]) or "",
-                            lower.place(int(lower.device[at]), plane).device,
-                            lower.port_name(int(lower.port[at]), plane),
-                            label(int(upper.rack[at])), int(upper.u[at]) or "",
-                            upper.place(int(upper.device[at]), plane).device,
-                            upper.port_name(int(upper.port[at]), plane),
-                            choice.media, choice.cable or "", length_m[at],
-                            stock_m[at], lower_module[at], upper_module[at],
-                            link.segment, fabric.name, plane + 1,
-                        )
-
-    def _modules(self, cage_modules: np.ndarray, needs: np.ndarray) -> list[str]:
-        """The module part in each link's cage ("" where the link needs none)."""
-        return [self.module_order[rank] if need != NO_MODULE else "" for rank, need in zip(cage_modules, needs)]
-
 
 def cabling_rows(plan: Any, catalog: "CatalogSnapshot") -> Iterator[tuple]:
     """One row per cable of the plan's fabrics (see the module docstring), made as asked for.
@@ -524,5 +486,11 @@ def cabling_rows(plan: Any, catalog: "CatalogSnapshot") -> Iterator[tuple]:
     transceivers, as the plan was made with them. The columns are CABLING_COLUMNS; U and rack
     are empty ("") where the racks do not say.
     """
+    yield from rows_of(cabling_columns(plan, catalog))
+
+
+def cabling_columns(plan: Any, catalog: "CatalogSnapshot") -> Iterator[list]:
+    """The rows of `cabling_rows` as columns, a chunk of links at a time
+    (`cabling_columns.column_blocks`)."""
     if plan.fabrics:
-        yield from PlanCabling(plan, catalog).rows()
+        yield from column_blocks(PlanCabling(plan, catalog))

@@ -26,7 +26,7 @@ from power.solver.cabling_distance import IN_RACK_LATERAL_M
 DM_PER_M = 10
 """Measured lengths are rounded up to the decimetre, and kept as whole decimetres."""
 NO_MODULE = -1
-CHUNK_LINKS = 4_096
+CHUNK_LINKS = 2_048
 """Links measured at once for the rows: their memory stays flat whatever the plan's size."""
 SAMPLE_LINKS = 8_192
 """Links of a segment, about, that estimate the optics' power before the cables are counted

@@ -41,10 +41,12 @@ def test_the_cabling_plan_streams_with_flat_memory_far_below_its_size():
     small_cables, small_bytes, small_peak = streamed_with_peak(512)
     cables, written, peak = streamed_with_peak(2_048)
     assert cables > 50_000 and written > 5 * small_bytes
-    # What is held is one chunk of links (cabling_links.CHUNK_LINKS) and per-rack lookups, never
-    # the rows: 6 times the CSV (7.9 MB) for a third more memory (about 2.5 MB).
+    # What is held is one chunk of links (cabling_links.CHUNK_LINKS), its columns and per-rack
+    # lookups, never the rows: about 2.9 MB for 7.6 MB of CSV. What grows with the plan is the
+    # module held in each cage (a few bytes a cable): 6 times the CSV for a megabyte more.
     assert peak < written / 2.5, f"peak {peak:,} B for {written:,} B of CSV"
-    assert peak < 1.5 * small_peak, f"peak {peak:,} B for {cables:,} cables, {small_peak:,} B for {small_cables:,}"
+    assert peak - small_peak < (written - small_bytes) / 5, (
+        f"peak {peak:,} B for {cables:,} cables, {small_peak:,} B for {small_cables:,}")
 
 
 def test_the_largest_export_made_while_you_wait_ends_well_within_the_request_timeout(settings):

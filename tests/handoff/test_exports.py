@@ -5,11 +5,14 @@ import io
 import json
 
 import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from core.solver.errors import ScenarioError
-from fabric.solver.cabling import CABLING_COLUMNS
-from handoff.exports import plan_export, plan_export_lines
+from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
+from handoff.exports import csv_field, csv_lines, plan_export, plan_export_cabling_lines, plan_export_lines
 from planner.solver.pipeline import plan_scenario
 
 H100_4SU = {
@@ -81,6 +84,24 @@ def test_cabling_csv_parses_back_with_one_row_per_link(catalog):
     assert rows[0]["from_device"] == "r001-node-01" and rows[0]["from_port"] == "compute-p1"
     assert {row["segment"] for row in rows} == {"node-leaf", "leaf-spine"}
     assert all(float(row["length_m"]) > 0 for row in rows)
+
+
+@pytest.mark.parametrize("document", [H100_4SU_FABRIC, "examples/two-pool-site.yaml"])
+def test_cabling_csv_is_its_rows_as_the_csv_module_writes_them(catalog, document):
+    """The CSV is made a chunk of links at a time, each distinct value formatted once: the same
+    text as writing the rows one by one."""
+    if isinstance(document, str):
+        with open(document) as file:
+            document = yaml.safe_load(file)
+    plan = plan_scenario(document, catalog)
+    one_by_one = "".join(csv_lines([CABLING_COLUMNS, *cabling_rows(plan, plan.catalog)]))
+    assert "".join(plan_export_cabling_lines(plan)) == one_by_one
+    assert one_by_one.count("\n") == 1 + sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
+
+
+@given(st.one_of(st.text(), st.integers(), st.floats(allow_nan=False), st.none()))
+def test_a_field_is_written_as_the_csv_module_writes_it(value):
+    assert csv_field(value) + ",x\n" == "".join(csv_lines([[value, "x"]]))
 
 
 def test_cabling_is_streamed_not_made_from_the_plan_data(catalog):

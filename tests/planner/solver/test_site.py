@@ -276,13 +276,13 @@ def test_the_cabling_plan_places_each_pools_systems_in_its_own_racks(site, catal
     rows."""
     from collections import Counter
 
-    from fabric.solver.cabling import PlanCabling
+    from fabric.solver.cabling import PlanCabling, cabling_rows
 
     cabling = PlanCabling(site, catalog)
     first_a100 = cabling.node(64)
     assert first_a100.rack == cabling.racks.number("compute", 16)
     assert cabling.node(63).rack == cabling.racks.number("compute", 15)
-    rows = list(cabling.rows())
+    rows = list(cabling_rows(site, catalog))
     own = [row for row in rows if row[3] == first_a100.device]
     assert Counter(row[16] for row in own) == {"compute-finetune": 8, "storage": 1}
     assert all(row[7].split("-")[1] == "leaf" for row in own)
