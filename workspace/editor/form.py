@@ -54,6 +54,8 @@ class ScenarioEditor:
         self.catalog_kinds = {item.name for item in dataclasses.fields(catalog)}
         self.sections = walk_spec(self.catalog_kinds)
         self.errors: list[str] = []
+        self.row_action = focus
+        self.added_row = ""
         for section in self.sections:
             section.included = not section.optional or isinstance(
                 path_get(self.document, section.path), dict
@@ -206,6 +208,8 @@ class ScenarioEditor:
         lists = {item.path: item for item in self.all_row_lists()}
         if path in lists:
             rows = lists[path].rows
+            if rows:
+                self.added_row = rows[-1].path
             if rows and rows[-1].fields:
                 rows[-1].fields[0].autofocus = True
         elif path:
@@ -261,6 +265,9 @@ class ScenarioEditor:
         sections = sorted(self.sections, key=lambda item: len(item.path), reverse=True)
         for path, messages in errors.items():
             dotted = input_path(form_path(path))
+            if self.added_row and _within(dotted, self.added_row):
+                # A row just added is blank: what it lacks is for its person to fill, not yet a fault.
+                continue
             target = next((item for item in fields if _within(dotted, item.path)), None)
             if target is not None:
                 row = self._row_for(target, dotted)
