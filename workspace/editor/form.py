@@ -28,6 +28,7 @@ from workspace.editor.paths import form_path, path_get, path_pop, path_set
 from workspace.editor.phase_pools import PHASES_PATH, input_path, pool_lines, tier_lines
 from workspace.editor.post import apply_posted, apply_price_rows, posted_rows, row_action
 from workspace.editor.rows import SUMMARY_SEPARATOR, ErrorLink, nics_in_words, row_list
+from workspace.editor.site import POOL_PARTS
 from workspace.editor.values import display_value, scalar_kinds
 from workspace.words import choice_label
 
@@ -224,6 +225,18 @@ class ScenarioEditor:
         """A site of pools (`pools:`) rather than one cluster (`compute:`): the form shows one
         of the two, with the switch between them."""
         return bool(self.document.get("pools")) and "compute" not in self.document
+
+    @property
+    def shown_sections(self) -> list:
+        """The sections the form shows. A site's pools take the place of compute, and each pool
+        has its own workload and inference: the format refuses them at a site's top, so they are
+        shown there only when the document gives them (with the error that says where they go)."""
+        if not self.is_site:
+            return self.sections
+        return [
+            section for section in self.sections
+            if section.path != "compute" and (section.path not in POOL_PARTS or section.path in self.document)
+        ]
 
     @property
     def pool_count(self) -> int:
