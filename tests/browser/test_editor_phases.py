@@ -9,6 +9,7 @@ import pytest
 from planner.models import Scenario
 from tests.browser.conftest import screenshot
 from tests.browser.test_accessibility import axe_violations
+from tests.browser.test_site_journeys import fill_pool
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,3 +60,21 @@ def test_a_phases_storage_tiers_in_the_form(signed_in, live_server, width):
     first.locator(".tier-lines").scroll_into_view_if_needed()
     screenshot(first, f"editor-phase-storage-{width}")
     assert axe_violations(page) == []
+
+
+def test_a_phase_added_after_a_new_pool_takes_the_cursor_without_errors(signed_in, live_server, width):
+    """A pool the phase rows do not know yet makes "Add a phase" post the form: the page comes
+    back with the new phase row blank, its first input focused and nothing to fix."""
+    page = signed_in
+    page.goto(f"{live_server.url}/scenarios/new/?example=mixed-generation-expansion")
+    page.wait_for_selector("text=Filled from the example")
+    page.click("button:has-text('Add a pool')")
+    fill_pool(page, 2, "b200", "dgx-b200", "512")
+    page.click("button:has-text('Add a phase')")
+    page.wait_for_selector("#row-phases-4")
+    focused_row = page.evaluate("document.activeElement.closest('[data-row]')?.dataset.row")
+    assert focused_row == "phases.4"
+    assert page.evaluate("document.activeElement.name") == "phases.4.name"
+    assert page.locator("#scenario-form #error-summary:not(.empty)").count() == 0
+    assert page.locator("#row-phases-4 .errors:visible, #row-phases-4 [aria-invalid=true]").count() == 0
+    screenshot(page.locator("#row-phases-4"), f"editor-phase-added-after-a-pool-{width}")

@@ -206,3 +206,29 @@ def test_a_choice_left_out_stays_out_when_the_form_is_saved(catalog):
     posted = posted_back(document, catalog)
     assert "kv_cache_precision" not in posted["inference"]
     assert read_scenario(posted) == read_scenario(document)
+
+
+def test_every_share_in_the_form_is_in_percent(catalog):
+    """A share that may pass 100 % (memory overhead, storage growth) is one all the same."""
+    from workspace.words import is_share
+
+    document = {"name": "x", "compute": {"system": "dgx-h100", "gpus": 8}, "workload": {}, "inference": {},
+                "storage": {}, "pools": [{"name": "a", "system": "dgx-h100", "gpus": 8, "inference": {}}]}
+    fields = ScenarioEditor(document, catalog).all_fields()
+    assert [field.path for field in fields if field.widget == "number" and is_share(field.key) and not field.percent] == []
+
+
+def test_the_memory_overhead_is_shown_in_percent_and_kept_as_a_fraction(catalog):
+    document = {"name": "x", "compute": {"system": "dgx-h100", "gpus": 8},
+                "inference": {"memory_overhead_fraction": 0.15}, "storage": {"growth": 1.5}}
+    fields = {field.path: field for field in ScenarioEditor(document, catalog).all_fields()}
+    overhead = fields["inference.memory_overhead_fraction"]
+    assert (overhead.value, overhead.unit, overhead.default_text) == ("15", "%", "10")
+    assert fields["storage.growth"].value == "150"
+    posted = posted_back(document, catalog)
+    assert posted["inference"]["memory_overhead_fraction"] == pytest.approx(0.15)
+    assert posted["storage"]["growth"] == pytest.approx(1.5)
+    errors: dict[str, list[str]] = {}
+    ScenarioEditor.document_from_post(post(document, **{"inference.memory_overhead_fraction": "1200 %",
+                                                        "include:inference": "on"}), catalog, errors)
+    assert errors == {"inference.memory_overhead_fraction": ["must be between 0 % and 1000 %"]}

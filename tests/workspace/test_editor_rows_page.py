@@ -58,6 +58,21 @@ def test_adding_a_tier_without_script_shows_the_form_again_unsaved(ada_client):
     assert re.search(r'name="row_add" value="storage.tiers"[^>]* autofocus', html)
 
 
+def test_a_row_added_without_script_is_blank_not_in_error(ada_client):
+    html = ada_client.post(reverse("workspace:scenario-new"),
+                           form(**{"storage.tiers": "rows", "row_add": "storage.tiers"})).content.decode()
+    assert "is required" not in html
+    assert 'id="error-summary"' not in html
+
+
+def test_a_row_added_keeps_the_other_errors_without_taking_the_cursor_to_them(ada_client):
+    data = form(**{"storage.tiers": "rows", "row_add": "storage.tiers", "compute.gpus": "many"})
+    html = ada_client.post(reverse("workspace:scenario-new"), data).content.decode()
+    assert [link[0] for link in banner_links(html)] == ["f-compute-gpus"]
+    assert not re.search(r'<div id="error-summary"[^>]*role="alert"', html), "the cursor goes to the row added"
+    assert re.search(r'name="storage.tiers.0.system"[^>]* autofocus', html)
+
+
 def test_a_refused_tier_names_its_rows_field_with_a_link_in_the_banner(ada_client):
     data = form(**{"storage.tiers": "rows"}, **tier(0, "ddn-ai400x2-turbo", serves=["training_reads"]),
                 **tier(1, "", holds=["dataset"]))

@@ -30,6 +30,26 @@ def test_compute_becomes_the_first_pool_and_back():
     assert document_as_cluster(two) == two, "only a site of one pool turns back"
 
 
+def test_a_workload_that_does_not_size_the_cluster_moves_into_the_pool_all_the_same():
+    one = {**ONE, "workload": {"parameters_billion": 70, "tokens_trillion": 2}}
+    site = document_as_site(one)
+    assert "workload" not in site, "the format refuses a workload at a site's top"
+    assert site["pools"][0]["workload"] == one["workload"]
+    assert document_as_cluster(site) == one
+
+
+def test_a_site_shows_no_workload_or_inference_at_its_top_unless_the_document_gives_one(catalog):
+    site = {"name": "S", "pools": [{"name": "training", "system": "dgx-h100", "gpus": 64}]}
+    shown = [section.path for section in ScenarioEditor(site, catalog).shown_sections]
+    assert "workload" not in shown and "inference" not in shown and "compute" not in shown
+    assert {"workload", "inference"} <= {section.path for section in ScenarioEditor(ONE, catalog).shown_sections}
+    given = {**site, "workload": {"parameters_billion": 70, "tokens_trillion": 2}}
+    errors = {"workload": ["with pools, give each pool its own workload (pools[i].workload)"]}
+    editor = ScenarioEditor(given, catalog, errors)
+    [workload] = [section for section in editor.shown_sections if section.path == "workload"]
+    assert workload.errors == errors["workload"], "shown with the error that says where it goes"
+
+
 def test_the_form_offers_the_switch_and_shows_compute_or_pools(ada_client):
     html = ada_client.get(reverse("workspace:scenario-new")).content.decode()
     assert 'name="site_action" value="pools"' in html
@@ -42,6 +62,7 @@ def test_the_form_offers_the_switch_and_shows_compute_or_pools(ada_client):
     html = response.content.decode()
     assert 'name="compute.system"' not in html
     assert 'name="pools.0.system"' in html and "Make it one cluster again" in html
+    assert 'id="section-workload"' not in html and 'href="#section-inference"' not in html
     assert re.search(r'name="row_add" value="pools"[^>]* autofocus', html)
 
 

@@ -25,7 +25,7 @@ from workspace.editor.values import (
     scalar_kinds,
     union_args,
 )
-from workspace.words import choice_label, in_words
+from workspace.words import choice_label, in_words, is_share
 
 BLANK_PRICE_ROWS = 3
 INCLUDE_PREFIX = "include:"
@@ -370,15 +370,19 @@ FRACTION_LIMIT = 1
 """A unitless float bounded within ±1 is a share or a rate: the form shows it in percent."""
 
 
+def _bounded_as_a_fraction(info) -> bool:
+    return (
+        info.maximum is not None
+        and info.maximum <= FRACTION_LIMIT
+        and (info.minimum is None or info.minimum >= -FRACTION_LIMIT)
+    )
+
+
 def _mark_percent(editor_field: EditorField, info) -> None:
     if info.unit == "%":
         editor_field.percent = True
-    elif (
-        not info.unit
-        and info.maximum is not None
-        and info.maximum <= FRACTION_LIMIT
-        and (info.minimum is None or info.minimum >= -FRACTION_LIMIT)
-    ):
+    # A share may pass 100 % (storage growth, memory overhead): its name says it is one.
+    elif not info.unit and (_bounded_as_a_fraction(info) or is_share(info.name)):
         editor_field.percent = editor_field.fraction = True
         editor_field.unit = "%"
         editor_field.bounds = (info.minimum, info.maximum)

@@ -28,6 +28,7 @@ from workspace.editor.paths import form_path, path_get, path_pop, path_set
 from workspace.editor.phase_pools import PHASES_PATH, input_path, pool_lines, tier_lines
 from workspace.editor.post import apply_posted, apply_price_rows, posted_rows, row_action
 from workspace.editor.rows import SUMMARY_SEPARATOR, ErrorLink, nics_in_words, row_list
+from workspace.editor.site import POOL_PARTS
 from workspace.editor.values import display_value, scalar_kinds
 from workspace.words import choice_label
 
@@ -54,6 +55,8 @@ class ScenarioEditor:
         self.catalog_kinds = {item.name for item in dataclasses.fields(catalog)}
         self.sections = walk_spec(self.catalog_kinds)
         self.errors: list[str] = []
+        self.row_action = focus
+        self.added_row = ""
         for section in self.sections:
             section.included = not section.optional or isinstance(
                 path_get(self.document, section.path), dict
@@ -206,6 +209,8 @@ class ScenarioEditor:
         lists = {item.path: item for item in self.all_row_lists()}
         if path in lists:
             rows = lists[path].rows
+            if rows:
+                self.added_row = rows[-1].path
             if rows and rows[-1].fields:
                 rows[-1].fields[0].autofocus = True
         elif path:
@@ -220,6 +225,18 @@ class ScenarioEditor:
         """A site of pools (`pools:`) rather than one cluster (`compute:`): the form shows one
         of the two, with the switch between them."""
         return bool(self.document.get("pools")) and "compute" not in self.document
+
+    @property
+    def shown_sections(self) -> list:
+        """The sections the form shows. A site's pools take the place of compute, and each pool
+        has its own workload and inference: the format refuses them at a site's top, so they are
+        shown there only when the document gives them (with the error that says where they go)."""
+        if not self.is_site:
+            return self.sections
+        return [
+            section for section in self.sections
+            if section.path != "compute" and (section.path not in POOL_PARTS or section.path in self.document)
+        ]
 
     @property
     def pool_count(self) -> int:
@@ -261,6 +278,9 @@ class ScenarioEditor:
         sections = sorted(self.sections, key=lambda item: len(item.path), reverse=True)
         for path, messages in errors.items():
             dotted = input_path(form_path(path))
+            if self.added_row and _within(dotted, self.added_row):
+                # A row just added is blank: what it lacks is for its person to fill, not yet a fault.
+                continue
             target = next((item for item in fields if _within(dotted, item.path)), None)
             if target is not None:
                 row = self._row_for(target, dotted)

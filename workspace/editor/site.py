@@ -9,20 +9,19 @@ SITE_ACTION = "site_action"
 TO_POOLS = "pools"
 TO_COMPUTE = "compute"
 POOL_PARTS = ("workload", "inference")
-"""Sections a one-pool scenario keeps at its top that size a pool: they move into the pool."""
+"""Sections a one-pool scenario keeps at its top that belong to a pool in a site (the format
+refuses them at a site's top): they move into the pool."""
 
 
 def document_as_site(document: dict) -> dict:
-    """`compute:` as the first pool of `pools:` (named as phases name it), with the workload
-    or inference that sizes it."""
+    """`compute:` as the first pool of `pools:` (named as phases name it), with its workload
+    and inference."""
     site = copy.deepcopy(document)
     compute = site.pop("compute", None)
     if not isinstance(compute, dict) or site.get("pools"):
         return document
     pool = {"name": SHORTHAND_POOL, **compute}
     for part in POOL_PARTS:
-        if part == "workload" and not (isinstance(site.get(part), dict) and site[part].get("days")):
-            continue
         if part in site:
             pool[part] = site.pop(part)
     site["pools"] = [pool]
