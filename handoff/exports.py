@@ -307,8 +307,9 @@ CSV_LINES_PER_BLOCK = 1_024
 """Cabling lines made at once: a block's cells are a few hundred kB whatever the plan's size."""
 
 
-CSV_QUOTED = re.compile(r'[",\r\n]')
-"""What makes the csv module quote a field (QUOTE_MINIMAL, comma-separated, one line a row)."""
+CSV_SPECIAL = re.compile(r'[",\r\n]')
+"""What may make the csv module quote a field (which of these it quotes varies with Python's
+version): such a field, rare, is written by the csv module itself."""
 
 
 def csv_field(value: Any) -> str:
@@ -319,8 +320,9 @@ def csv_field(value: Any) -> str:
         return ""
     if not isinstance(value, str):
         return str(value)
-    text = spreadsheet_text(value)
-    return '"' + text.replace('"', '""') + '"' if CSV_QUOTED.search(text) else text
+    if CSV_SPECIAL.search(value):
+        return "".join(csv_lines([[value, ""]]))[:-2]  # the field, without ",\n"
+    return spreadsheet_text(value)
 
 
 STREAMED_EXPORTS = {

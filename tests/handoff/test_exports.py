@@ -6,13 +6,19 @@ import json
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from core.solver.errors import ScenarioError
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
-from handoff.exports import csv_field, csv_lines, plan_export, plan_export_cabling_lines, plan_export_lines
+from handoff.exports import (
+    csv_field,
+    csv_lines,
+    plan_export,
+    plan_export_cabling_lines,
+    plan_export_lines,
+)
 from planner.solver.pipeline import plan_scenario
 
 H100_4SU = {
@@ -100,6 +106,11 @@ def test_cabling_csv_is_its_rows_as_the_csv_module_writes_them(catalog, document
 
 
 @given(st.one_of(st.text(), st.integers(), st.floats(allow_nan=False), st.none()))
+@example("\r")
+@example("a\rb")
+@example('a"b')
+@example("=1,2")
+@example("\n")
 def test_a_field_is_written_as_the_csv_module_writes_it(value):
     assert csv_field(value) + ",x\n" == "".join(csv_lines([[value, "x"]]))
 
