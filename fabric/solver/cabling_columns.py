@@ -51,10 +51,10 @@ def column_blocks(cabling) -> Iterator[list[Column]]:
 def rows_of(blocks: Iterable[list[Column]]) -> Iterator[tuple]:
     """The columns' rows, one tuple each."""
     for columns in blocks:
-        yield from zip(*(decoded(values, codes) for codes, values in columns))
+        yield from zip(*(_decoded(values, codes) for codes, values in columns))
 
 
-def decoded(values: list, codes: np.ndarray) -> list:
+def _decoded(values: list, codes: np.ndarray) -> list:
     """values[codes] as a list (one vectorised take, not a lookup per row)."""
     return object_array(values)[codes].tolist()
 
