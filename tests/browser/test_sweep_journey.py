@@ -1,6 +1,6 @@
 """The sweep page in the browser: from a scenario's plan, choose two axes (typed numbers and a
-choice list) and two objectives, watch the count of designs, run the sweep (the worker runs
-in the test), see the scatter and the tables, sort one, and save a design as a scenario.
+choice list), a limit and two objectives, watch the count of designs, run the sweep (the worker runs
+in the test), see the scatter (the refused design faint, the limit a line) and the tables, sort one, and save a design as a scenario.
 
 With UX_SCREENSHOTS=<folder> the form and the result are kept there at 1440 and 390 px."""
 
@@ -52,6 +52,9 @@ def test_sweep_a_scenario_and_save_a_design(signed_in, live_server, architect, s
     page.check("#id-axis-1-choices input[value=fat_tree]")
     page.check("#id-axis-1-choices input[value=rail_only]")
     expect(page.locator("#design-count")).to_have_text("6")
+    # 1,024 GPUs draw about 1.8 MW in either topology: the limit refuses those two designs.
+    page.select_option("#id-constraint-0-key", "power.facility_kw")
+    page.fill("#id-constraint-0-max", "1,500")
     expect(page.locator("#id-objective-0-key")).to_have_value("cost.tco_usd")
     expect(page.locator("#id-objective-1-key")).to_have_value("power.facility_kw")
     screenshots(page, "form")
@@ -70,8 +73,11 @@ def test_sweep_a_scenario_and_save_a_design(signed_in, live_server, architect, s
     expect(page.locator("#job-progress")).to_contain_text("Waiting for a worker")
     Worker().run_once()
     # The polled panel sees the job done and the page reloads with the result.
-    expect(page.locator(".sweep-feasible")).to_contain_text("6 of 6 designs are feasible", timeout=10_000)
+    expect(page.locator(".sweep-feasible")).to_contain_text("4 of 6 designs are feasible", timeout=10_000)
     expect(page.locator("#sweep-scatter .main-svg").first).to_be_visible()
+    expect(page.locator("#sweep-scatter .legendtext", has_text="Refused by a limit")).to_be_visible()
+    expect(page.locator("#scatter-caption")).to_contain_text("in faint grey, designs a limit refused")
+    assert page.locator("#sweep-scatter .shapelayer path").count() >= 1  # the limit's line
     expect(page.locator("#front-table tbody tr").first).to_be_visible()
     screenshots(page, "result")
 
@@ -83,7 +89,7 @@ def test_sweep_a_scenario_and_save_a_design(signed_in, live_server, architect, s
     column = int(tco_column.get_attribute("data-column"))
     values = [float(text) for text in table.locator(f"tbody tr td:nth-child({column + 1})").evaluate_all(
         "cells => cells.map(cell => cell.dataset.sort)")]
-    assert values == sorted(values) and len(values) == 6
+    assert values == sorted(values) and len(values) == 4
     tco_column.click()
     expect(table.locator("th[aria-sort='descending']")).to_have_text("TCO (USD)")
     first = table.locator("tbody tr").first

@@ -195,6 +195,7 @@ def test_the_result_shows_counts_refusals_scatter_tables_and_best(client, scenar
     # The refusals, grouped, in words, with their counts and an example.
     assert "<strong>4</strong> designs: Compute fabric (GPU back-end) › Switch" in page
     assert "<strong>2</strong> designs: Facility power (kW): above the maximum" in page
+    assert "constraints.power" not in page.split('<script id="sweep-chart"')[0]  # the dotted path is the API's
     chart = json.loads(page.split('<script id="sweep-chart" type="application/json">')[1].split("</script>")[0])
     traces = {trace["name"]: trace for trace in chart["data"]}
     assert [trace["name"] for trace in chart["data"]] == ["Refused by a limit", "Other feasible designs", "Pareto front"]

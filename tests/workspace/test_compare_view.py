@@ -79,7 +79,8 @@ def test_the_user_picks_the_reference(ada_client, user, pilot_and_cluster):
     # On a phone, one scenario against the reference: the one focused comes second.
     focused = ada_client.get(url + f"&focus={third.pk}")
     assert [column[0].name for column in focused.context["columns"]] == ["Pilot", "Double pilot", "Cluster"]
-    assert [scenario.name for scenario, _ in focused.context["against"]] == ["Cluster", "Double pilot"]
+    assert [(scenario.name, current) for scenario, _, current in focused.context["against"]] == [
+        ("Cluster", False), ("Double pilot", True)]
     # A reference that is not among the chosen scenarios (or not a number) is the first.
     for ref in (str(user.pk + 999), "x"):
         response = ada_client.get(COMPARE + f"?ids={cluster.pk}&ids={pilot.pk}&ref={ref}")
@@ -181,11 +182,18 @@ def test_the_phases_of_one_scenario_are_compared_side_by_side(ada_client, user):
     url = reverse("workspace:scenario-compare-phases", args=[phased.pk])
     response = ada_client.get(url + "?ref=1")
     assert response.status_code == 200
-    assert [column.name for column, _, _ in response.context["columns"]] == [
-        "validation (2026-03-01)", "pre-production (2026-09-01)", "production (2027-06-01)"]
+    # The reference first, then the others in their order in time.
+    assert [(column.name, column.start) for column, _, _ in response.context["columns"]] == [
+        ("pre-production", "2026-09-01"), ("validation", "2026-03-01"), ("production", "2027-06-01")]
+    assert '<span class="date">2026-09-01</span>' in response.content.decode()
     assert response.context["reference"] == 1
     # Each phase is the design of its own size: 25, 100 and 238 DGX H100 of 8 GPUs.
-    assert [cell.text for cell in rows_of(response)["Totals", "GPUs"]] == ["200", "800", "1,904"]
+    assert [cell.text for cell in rows_of(response)["Totals", "GPUs"]] == ["800", "200", "1,904"]
+    # A phone shows one phase against the reference: the one focused comes second.
+    focused = ada_client.get(url + "?ref=1&focus=2")
+    assert [column.name for column, _, _ in focused.context["columns"]] == ["pre-production", "production", "validation"]
+    assert [(column.name, current) for column, _, current in focused.context["against"]] == [
+        ("validation", False), ("production", True)]
     assert len(response.context["diffs"]) == 2
     assert url.encode() in ada_client.get(reverse("workspace:scenario-detail", args=[phased.pk])).content
     # A scenario without phases has none to compare: the scenario comparison, with it chosen.
@@ -221,3 +229,12 @@ def test_the_phase_comparison_shows_the_racks_and_capex_the_plan_gives_each_phas
     assert [cell.text for cell in rows["Totals", "Capex"]] == [
         compared_figures({"cost": {"capex_usd": phase["cumulative_capex_usd"]}})["capex_usd"].text
         for phase in plan["phases"]]
+
+
+def test_a_scenario_without_a_plan_says_why_in_words(ada_client, user, pilot_and_cluster):
+    pilot, _ = pilot_and_cluster
+    tight = scenario_create(owner=user, document={**sized(16, "Tight"), "racks": {"power_budget_kw": 5}})
+    page = ada_client.get(COMPARE + f"?ids={pilot.pk}&ids={tight.pk}").content.decode()
+    plan_row = page.split('<th scope="row" class="sticky-col">Plan</th>')[1].split("</tr>")[0]
+    assert "no plan: Racks › Power budget" in plan_row
+    assert "racks.power_budget_kw" not in plan_row

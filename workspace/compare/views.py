@@ -17,6 +17,7 @@ from planner.solver.phases import phase_document
 from planner.solver.scenario import read_scenario
 from workspace.compare.performance import performance_group
 from workspace.compare.plan_diff import bom_changes, fabric_changes
+from workspace.dashboard.plan_text import error_path_words
 from workspace.forms import MAX_COMPARED, MIN_COMPARED, parse_compared_ids
 from workspace.plots import figures as plots
 from workspace.views import _saved_plan, plan_or_errors
@@ -75,11 +76,12 @@ def scenario_compare(request):
             chosen, [plan.to_dict() if plan else None for plan, _ in planned], [errors for _, errors in planned],
             reference, [_compare_url(chosen_ids, scenario.pk) for scenario in chosen],
             _reference_index(request.GET.get("focus"), chosen_ids) if request.GET.get("focus") else None,
-            reference_first=True,
         ))
+        others = [scenario for index, scenario in enumerate(chosen) if index != reference]
+        focused = next((scenario for scenario in others if str(scenario.pk) == request.GET.get("focus")), others[0])
         context["against"] = [
-            (scenario, _compare_url(chosen_ids, chosen_ids[reference]) + f"&focus={scenario.pk}")
-            for index, scenario in enumerate(chosen) if index != reference
+            (scenario, _compare_url(chosen_ids, chosen_ids[reference]) + f"&focus={scenario.pk}", scenario == focused)
+            for scenario in others
         ]
         context["share_url"] = request.build_absolute_uri(
             _compare_url(chosen_ids, chosen_ids[reference] if reference else None)
@@ -89,7 +91,6 @@ def scenario_compare(request):
 
 def _compared(
     columns: list, plans: list, failures: list, reference: int, reference_urls: list[str], focus: int | None = None,
-    *, reference_first: bool = False,
 ) -> dict:
     """The comparison of plans side by side: figures by group, charts, and what each changes in
     the reference's BOM and fabrics. `columns`: what each plan is of (a `name` and a `pk`)."""
@@ -109,10 +110,8 @@ def _compared(
     if performance:
         groups.append(performance)
     # Scenarios: the reference first, then the one a phone shows against it (`focus`), then
-    # the others. Phases keep their order in time.
-    order = list(range(len(plans)))
-    if reference_first:
-        order = [reference, *(index for index in order if index != reference)]
+    # the others.
+    order = [reference, *(index for index in range(len(plans)) if index != reference)]
     if focus in order[2:]:
         order.remove(focus)
         order.insert(1, focus)
@@ -120,7 +119,8 @@ def _compared(
         "groups": [(title, [(label, unit, [cells[index] for index in order]) for label, unit, cells in rows])
                    for title, rows in groups],
         "columns": [(columns[index], index == reference, reference_urls[index]) for index in order],
-        "failures": [failures[index] for index in order],
+        "failures": [{error_path_words(path): texts for path, texts in (failures[index] or {}).items()}
+                     for index in order],
         "diffs": diffs,
         "charts": charts,
         "chart_map": {f"chart-compare-{index}": chart for index, chart in enumerate(charts, start=1)},
@@ -133,6 +133,16 @@ class PhaseColumn:
 
     pk: int
     name: str
+    start: str
+
+
+def _phase_index(value, phases: int) -> int | None:
+    """The phase a query names by its index, None when it names none of them."""
+    try:
+        index = int(value)
+    except (TypeError, ValueError):
+        return None
+    return index if 0 <= index < phases else None
 
 
 @login_required
@@ -156,21 +166,24 @@ def scenario_compare_phases(request, pk):
         messages.info(request, f"{scenario.name} is not built in phases: choose scenarios to compare.")
         return redirect(reverse("workspace:scenario-compare") + f"?ids={scenario.pk}")
     tier_names = tuple(tier.name for tier in spec.storage.tiers)
-    columns = [PhaseColumn(scenario.pk, f"{phase.name} ({phase.start})") for phase in phases]
+    columns = [PhaseColumn(scenario.pk, phase.name, str(phase.start)) for phase in phases]
     site, _ = plan_or_errors(revision.document, catalog)
     site_dict = site.to_dict() if site else None
     planned = [plan_or_errors(phase_document(revision.document, phase, tier_names), catalog) for phase in phases]
-    try:
-        reference = min(max(int(request.GET.get("ref", 0)), 0), len(phases) - 1)
-    except ValueError:
-        reference = 0
+    reference = _phase_index(request.GET.get("ref"), len(phases)) or 0
+    focus = _phase_index(request.GET.get("focus"), len(phases))
     context.update(_compared(
         columns,
         [phase_as_plan(plan.to_dict(), site_dict, index) if plan and site_dict else (plan.to_dict() if plan else None)
          for index, (plan, _) in enumerate(planned)],
         [errors for _, errors in planned],
-        reference, [f"{url}?ref={index}" for index in range(len(phases))],
+        reference, [f"{url}?ref={index}" for index in range(len(phases))], focus,
     ))
+    others = [index for index in range(len(phases)) if index != reference]
+    context["against"] = [
+        (columns[index], f"{url}?ref={reference}&focus={index}", index == (focus if focus in others else others[0]))
+        for index in others
+    ]
     context.update(reference=reference, reference_scenario=columns[reference],
                    share_url=request.build_absolute_uri(f"{url}?ref={reference}"))
     return render(request, "planner/scenario_compare.html", context)
