@@ -201,6 +201,12 @@ class PlanCabling:
         number = self.racks.number("compute", pool.first_rack + rack * pool.racks_per_node)
         return self.racks.place(number, 1 + slot * pool.node_units, pool.node_units, "node", slot + 1, index)
 
+    def node_names(self, pool, devices: np.ndarray) -> list[str]:
+        """Names of a pool's systems `devices` (from 0 in the pool), as `node` gives them."""
+        rack, slot = divmod_by(devices, pool.nodes_per_rack)
+        numbers = self.racks.numbers("compute", pool.first_rack + rack * pool.racks_per_node)
+        return self.racks.device_names(numbers, "node", slot + 1, pool.first_node + devices)
+
     def supported(self, kind: str, slug: str, index: int, role: str) -> DevicePlace:
         """The index-th `slug` unit in storage or management racks, filled from the top."""
         racks = self.racks
@@ -370,6 +376,7 @@ class PlanCabling:
                 number, u, self.node_heights_m[pool.name][slot], device, port, cage,
                 cages=max(group.count * cages_per_device, 1), devices=f"nodes:{pool.name}",
                 place=lambda index, _: self.node(pool.first_node + index),
+                names=lambda devices, _: self.node_names(pool, devices),
                 port_name=lambda index, plane: nic_port(fabric.name, index, plane, planes),
                 holder=pool.holder, links_per_cage=per_cage,
             )
@@ -458,6 +465,7 @@ class PlanCabling:
             cages=max(fabric.planes * per_plane * cages_per_switch, 1), devices=f"tier:{role}",
             native=device * tier.ports_per_switch + native, natives=max(fabric.planes * per_plane * tier.ports_per_switch, 1),
             place=lambda index, plane: fabric.switch_place(role, plane, index - plane * per_plane),
+            names=lambda devices, _: fabric.switch_names(role, devices),
             port_name=lambda index, _: name(index),
             holder=tier.switch, links_per_cage=per_cage * split,
         )

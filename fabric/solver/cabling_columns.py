@@ -37,8 +37,8 @@ def column_blocks(cabling) -> Iterator[list[Column]]:
                 ]
                 yield [
                     (np.arange(links), list(range(number + 1, number + links + 1))),
-                    *_end_columns(cabling.racks.label, chunk.lower, chunk.plane),
-                    *_end_columns(cabling.racks.label, chunk.upper, chunk.plane),
+                    *_end_columns(cabling.racks.labels, chunk.lower, chunk.plane),
+                    *_end_columns(cabling.racks.labels, chunk.upper, chunk.plane),
                     (chunk.choice, media), (chunk.choice, cable),
                     *_length_columns(chunk),
                     *modules,
@@ -66,31 +66,50 @@ def object_array(values: list) -> np.ndarray:
     return held
 
 
-def _end_columns(label: Callable[[int], str], end: LinkEnds, plane: int) -> list[Column]:
+def _end_columns(labels: Callable[[np.ndarray], list[str]], end: LinkEnds, plane: int) -> list[Column]:
     """Rack, U, device and port of one end of the chunk's links."""
     return [
-        _named(end.rack, label),
+        _named_at_once(end.rack, labels),
         _named(end.u, lambda u: u or ""),
+        _named_at_once(end.device, lambda devices: end.names(devices, plane)) if end.names else
         _named(end.device, lambda device: end.place(device, plane).device),
         _named(end.port, lambda port: end.port_name(port, plane)),
     ]
 
 
 def _length_columns(chunk: CableChunk) -> list[Column]:
-    """Measured and stock length [m] of the chunk's links."""
-    return [_named(chunk.length_dm, lambda dm: dm / DM_PER_M), _named(chunk.stock_dm, lambda dm: dm / DM_PER_M)]
+    """Measured and stock length [m] of the chunk's links, read in one table of lengths."""
+    metres = _metres(int(max(chunk.length_dm.max(initial=0), chunk.stock_dm.max(initial=0))))
+    return [(chunk.length_dm, metres), (chunk.stock_dm, metres)]
+
+
+_METRES: list[float] = []
+
+
+def _metres(longest_dm: int) -> list[float]:
+    """Lengths [m] by decimetre, from 0 to at least `longest_dm`: the same list for every chunk
+    until a longer link comes (so that a writer formats it once)."""
+    global _METRES
+    if longest_dm >= len(_METRES):
+        _METRES = [dm / DM_PER_M for dm in range(max(2 * longest_dm, 1024))]
+    return _METRES
 
 
 def _named(indices: np.ndarray, name_of: Callable[[int], Any]) -> Column:
-    """`name_of` over whole numbers, called once for each distinct one (each in their span where
-    they are dense: no sort)."""
+    """`name_of` over whole numbers, called once for each distinct one."""
+    return _named_at_once(indices, lambda distinct: [name_of(index) for index in distinct.tolist()])
+
+
+def _named_at_once(indices: np.ndarray, names_of: Callable[[np.ndarray], list]) -> Column:
+    """`names_of` over the distinct whole numbers (all in their span where they are dense: no
+    sort)."""
     if not len(indices):
         return indices, []
     low, high = int(indices.min()), int(indices.max())
     if high - low < len(indices):
-        return indices - low, [name_of(index) for index in range(low, high + 1)]
+        return indices - low, names_of(np.arange(low, high + 1))
     distinct, codes = np.unique(indices, return_inverse=True)
-    return codes, [name_of(index) for index in distinct.tolist()]
+    return codes, names_of(distinct)
 
 
 def _module_column(cage_modules: np.ndarray, needs: np.ndarray, module_order: tuple[str, ...]) -> Column:

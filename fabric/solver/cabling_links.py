@@ -71,6 +71,9 @@ class LinkEnds:
     """Dense id of the native port of a switch end (switches x ports per switch); None for
     devices that are not switches."""
     natives: int = 0
+    names: Callable[[np.ndarray, int], list[str]] | None = None
+    """(devices, plane) -> their names, as `place` gives them, at once (systems and switches,
+    the many); None: one `place` each."""
 
 
 @dataclass(frozen=True)

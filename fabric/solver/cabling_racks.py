@@ -8,6 +8,7 @@ rack or per device, so the index costs no more for 10,000 racks than for 10.
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,8 @@ class RackIndex:
         floor = getattr(racks, "floor", None)
         total = sum(group.count for group in groups)
         self.digits = max(3, len(str(total)))
+        self.total = total
+        self._labels: np.ndarray | None = None
         # (kind, first index of the kind) -> group runs
         self.group_starts: dict[str, list[int]] = {}
         self.group_runs: dict[str, list[Any]] = {}
@@ -122,13 +125,26 @@ class RackIndex:
     def label(self, number: int) -> str:
         return f"r{number:0{self.digits}d}" if number else ""
 
+    def labels(self, numbers: np.ndarray) -> list[str]:
+        """`label` of many floor numbers (0..total), each label made once a plan."""
+        if self._labels is None:
+            self._labels = np.array([self.label(number) for number in range(self.total + 1)], dtype=object)
+        return self._labels[numbers].tolist()
+
     def place(self, number: int, u: int, units: int, role: str, nn: int, fallback: int) -> "DevicePlace":
         """A device in rack `number` (0: not known) at `u`, the nn-th of its role there; or
         the fallback-th (from 0) of its role in the cluster when its rack is not known."""
         if number:
-            label = self.label(number)
-            return DevicePlace(number, label, u, units, f"{label}-{role}-{nn:02d}")
-        return DevicePlace(0, "", 0, units, f"{role}-{fallback + 1}")
+            return DevicePlace(number, self.label(number), u, units, self.device_name(number, role, nn, fallback))
+        return DevicePlace(0, "", 0, units, self.device_name(0, role, nn, fallback))
+
+    def device_name(self, number: int, role: str, nn: int, fallback: int) -> str:
+        """The name `place` gives: r012-leaf-03, or leaf-7 when its rack is not known."""
+        return f"r{number:0{self.digits}d}-{role}-{nn:02d}" if number else f"{role}-{fallback + 1}"
+
+    def device_names(self, numbers: np.ndarray, role: str, nns: np.ndarray, fallbacks: np.ndarray) -> list[str]:
+        """`device_name` of many devices of one role (a chunk's systems or switches)."""
+        return list(map(self.device_name, numbers.tolist(), repeat(role), nns.tolist(), fallbacks.tolist()))
 
     def number(self, kind: str, index: int) -> int:
         """Floor number of the index-th rack of `kind` (0 when there is no such rack)."""

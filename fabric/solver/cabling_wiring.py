@@ -164,6 +164,7 @@ class FabricWiring:
         self._network_offsets()
         self._places: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._heights_m: dict[str, np.ndarray] = {}
+        self._names: dict[str, np.ndarray] = {}
         self._group_pairs: tuple[np.ndarray, np.ndarray] | None = None
 
     def _pool_racks(self, pool: NodePool) -> None:
@@ -292,6 +293,15 @@ class FabricWiring:
             self._heights_m[role] = port_heights_m(u, self.racks.units_of(self.tiers[role].switch))
         at = plane * self.per_plane[role] + index
         return number[at], u[at], self._heights_m[role][at]
+
+    def switch_names(self, role: str, at: np.ndarray) -> list[str]:
+        """Names of a tier's switches `at` (plane p's switch i at p x per plane + i), as
+        `switch_place` gives them; the tier's are made once."""
+        if role not in self._names:
+            number, _, nn = self._tier_places(role)
+            names = self.racks.device_names(number, role, nn, np.arange(len(number)))
+            self._names[role] = np.array(names, dtype=object)
+        return self._names[role][at].tolist()
 
     def switch_place(self, role: str, plane: int, index: int) -> DevicePlace:
         number, u, nn = self._tier_places(role)

@@ -7,8 +7,10 @@ row per cable, from a device's port to another's.
 
 from collections import Counter
 
+import numpy as np
 from hypothesis import assume, example, given, seed, settings
 
+from fabric.solver.cabling import PlanCabling
 from tests.properties.cabling_summary import installed, installed_by_length, summary_for
 from tests.properties.strategies import plan_or_refusal, scenarios
 
@@ -153,3 +155,20 @@ def test_bom_transceiver_parts_equal_the_modules_the_rows_need(document):
     """g (per part). The BOM's optics per part are the modules the rows name, one per cage."""
     plan, _, summary = planned(document)
     assert installed(plan.bom, "optics") == +summary.modules_by_part
+
+
+@cabling_test
+def test_devices_named_at_once_have_the_names_their_places_give(document):
+    """The many devices (systems, switches) are named a chunk at a time (`LinkEnds.names`):
+    each name is the one its place gives, one by one, racks known or not."""
+    plan, catalog, _ = planned(document)
+    cabling = PlanCabling(plan, catalog)
+    for fabric in cabling.fabrics:
+        for cables in cabling.segments(fabric):
+            for chunk in cables.chunks():
+                for end in (chunk.lower, chunk.upper):
+                    if end.names is None:
+                        continue
+                    devices = np.unique(end.device)
+                    assert end.names(devices, chunk.plane) == [
+                        end.place(device, chunk.plane).device for device in devices.tolist()]
