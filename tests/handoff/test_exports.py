@@ -15,6 +15,7 @@ from fabric.solver.cabling import CABLING_COLUMNS, cabling_rows
 from handoff.exports import (
     csv_field,
     csv_lines,
+    csv_texts,
     plan_export,
     plan_export_cabling_lines,
     plan_export_lines,
@@ -105,6 +106,9 @@ def test_cabling_csv_is_its_rows_as_the_csv_module_writes_them(catalog, document
     assert one_by_one.count("\n") == 1 + sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
 
 
+HOSTILE_STARTS = ["=", "+", "-", "@", "\t", "\r", '"', ","]
+
+
 @given(st.one_of(st.text(), st.integers(), st.floats(allow_nan=False), st.none()))
 @example("\r")
 @example("a\rb")
@@ -113,6 +117,20 @@ def test_cabling_csv_is_its_rows_as_the_csv_module_writes_them(catalog, document
 @example("\n")
 def test_a_field_is_written_as_the_csv_module_writes_it(value):
     assert csv_field(value) + ",x\n" == "".join(csv_lines([[value, "x"]]))
+
+
+CELL = st.one_of(st.text(), st.integers(), st.floats(allow_nan=False), st.none(), st.sampled_from(HOSTILE_STARTS))
+
+
+@given(st.one_of(st.lists(CELL), st.lists(st.text()), st.lists(st.one_of(st.integers(), st.floats(allow_nan=False)))))
+@example(["r001-node-01", "=1+1"])
+@example(["a\x00=b", "c"])
+@example(["", "\tx"])
+@example([1, 2.5, -3])
+def test_a_column_is_written_as_its_fields_one_by_one(values):
+    """A column formatted at once (numbers, or texts none of which needs quoting or an
+    apostrophe) is each field as `csv_field` writes it."""
+    assert csv_texts(values) == [csv_field(value) for value in values]
 
 
 def test_cabling_is_streamed_not_made_from_the_plan_data(catalog):
