@@ -134,9 +134,8 @@ class RackIndex:
     def place(self, number: int, u: int, units: int, role: str, nn: int, fallback: int) -> "DevicePlace":
         """A device in rack `number` (0: not known) at `u`, the nn-th of its role there; or
         the fallback-th (from 0) of its role in the cluster when its rack is not known."""
-        if number:
-            return DevicePlace(number, self.label(number), u, units, self.device_name(number, role, nn, fallback))
-        return DevicePlace(0, "", 0, units, self.device_name(0, role, nn, fallback))
+        return DevicePlace(number, self.label(number), u if number else 0, units,
+                           self.device_name(number, role, nn, fallback))
 
     def device_name(self, number: int, role: str, nn: int, fallback: int) -> str:
         """The name `place` gives: r012-leaf-03, or leaf-7 when its rack is not known."""
