@@ -11,12 +11,11 @@ from catalog.models import CatalogVersion
 from catalog.rows import catalog_rows, catalog_snapshot, catalog_snapshot_from_rows
 from catalog.solver.snapshot import CatalogSnapshot
 from catalog.versions import FOUND_ON_SAVE, catalog_version_record, catalog_version_snapshot
-from core.solver.errors import ScenarioError
+from core.solver.errors import InfeasibleError, ScenarioError
 from planner.key_figures import revision_figures
 from planner.models import Scenario, ScenarioRevision
 from planner.selectors import revision_current
 from planner.solver.documents import check_document_shape
-from core.solver.errors import InfeasibleError, ScenarioError
 from planner.solver.limits import JOB_CPU_S, WorkEstimate, check_work_budget, work_estimate
 from planner.solver.pipeline import plan_scenario, validate_scenario
 from planner.solver.plan import Plan
@@ -68,14 +67,15 @@ def budget_cpu_s(budget: str) -> float:
 
 def document_work(document, catalog: CatalogSnapshot, *, budget: str = INTERACTIVE) -> WorkEstimate:
     """The work the document's plan would take (`planner.solver.limits.work_estimate`), or
-    ScenarioError when the document is invalid or its plan would pass a limit."""
-    check_document_shape(document)
-    return work_estimate(document, catalog, budget_cpu_s=budget_cpu_s(budget))
+    ScenarioError when the document is invalid or its plan would pass a limit. `document` may be
+    the spec `scenario_validate` read from it: a request reads its document once."""
+    return work_estimate(_read(document, catalog), catalog, budget_cpu_s=budget_cpu_s(budget))
 
 
 def plan_document(document, catalog: CatalogSnapshot | None = None, *, budget: str = INTERACTIVE,
                   remedy: str = "") -> Plan:
-    """Plan a scenario document against `catalog`, by default the catalog as it is now.
+    """Plan a scenario document (or the spec `scenario_validate` read from it) against
+    `catalog`, by default the catalog as it is now.
 
     A valid document whose plan would pass the limits of `planner.solver.limits`, or take more
     work than `budget` allows (a request's, by default: about 2 CPU seconds), is refused
@@ -83,8 +83,9 @@ def plan_document(document, catalog: CatalogSnapshot | None = None, *, budget: s
     ends that refusal's message (what else the user may do).
     """
     catalog = catalog or catalog_snapshot()
-    check_work_budget(document_work(document, catalog, budget=budget), budget_cpu_s(budget), remedy=remedy)
-    return plan_scenario(document, catalog)
+    scenario = _read(document, catalog)
+    check_work_budget(document_work(scenario, catalog, budget=budget), budget_cpu_s(budget), remedy=remedy)
+    return plan_scenario(scenario, catalog)
 
 
 def scenario_validate(document, catalog: CatalogSnapshot | None = None) -> ScenarioSpec:
@@ -97,13 +98,18 @@ def scenario_validate(document, catalog: CatalogSnapshot | None = None) -> Scena
     return scenario
 
 
+def _read(document, catalog: CatalogSnapshot) -> ScenarioSpec:
+    """The spec of a document, read once: a spec already read is taken as it is."""
+    return document if isinstance(document, ScenarioSpec) else scenario_validate(document, catalog)
+
+
 def scenario_check_for_save(document, catalog: CatalogSnapshot) -> ScenarioSpec:
     """`scenario_validate`, and the document's plan within a request's work (a saved scenario is
     planned by its dashboard, edit and replan pages): ScenarioError, InfeasibleError on the
     input that drove the work, otherwise."""
     spec = scenario_validate(document, catalog)
     try:
-        estimate = document_work(document, catalog)
+        estimate = document_work(spec, catalog)
     except InfeasibleError:
         return spec  # a plan past a limit is saved: its pages say why, as they always have
     check_work_budget(estimate, budget_cpu_s(INTERACTIVE))
@@ -127,7 +133,8 @@ def revision_catalog(revision: ScenarioRevision) -> CatalogSnapshot:
 
 
 def document_key_figures(document, catalog: CatalogSnapshot) -> dict:
-    """The figures the scenario list shows of a document's plan (planner.key_figures)."""
+    """The figures the scenario list shows of a document's plan (planner.key_figures); the
+    document may be the spec read from it."""
     try:
         plan = plan_document(document, catalog)
     except ScenarioError as error:
@@ -154,7 +161,7 @@ def scenario_create(*, owner, document: dict) -> Scenario:
     """
     version, catalog = catalog_for_save()
     spec = scenario_check_for_save(document, catalog)
-    key_figures = document_key_figures(document, catalog)
+    key_figures = document_key_figures(spec, catalog)
 
     def write() -> Scenario:
         scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
@@ -177,7 +184,7 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
     `scenario_create`; the transaction's conditional update still refuses a stale base."""
     version, catalog = catalog_for_save()
     spec = scenario_check_for_save(document, catalog)
-    key_figures = document_key_figures(document, catalog)
+    key_figures = document_key_figures(spec, catalog)
 
     def write() -> None:
         updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(

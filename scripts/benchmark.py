@@ -33,7 +33,8 @@ from fabric.solver.cabling import PlanCabling  # noqa: E402
 from fabric.solver.cabling_counts import counted_fabrics  # noqa: E402
 from fabric.solver.endpoints import system_endpoints  # noqa: E402
 from fabric.solver.fabric import plan_fabric  # noqa: E402
-from planner.solver.pipeline import optics_kw_by_device, plan_scenario, validate_scenario  # noqa: E402
+from planner.solver.pipeline import plan_scenario, validate_scenario  # noqa: E402
+from planner.solver.rounds import optics_kw_by_device  # noqa: E402
 from power.solver.power_plan import racks_and_power  # noqa: E402
 
 GPU_COUNTS = (1_000, 10_000, 100_000, 1_000_000)

@@ -23,7 +23,7 @@ import django  # noqa: E402
 django.setup()
 
 from catalog.rows import catalog_snapshot_from_files  # noqa: E402
-from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED  # noqa: E402
+from planner.solver.rounds import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED  # noqa: E402
 from sweeps.runner import run_sweep  # noqa: E402
 from sweeps.solver.engine import clear_sweep_caches  # noqa: E402
 from sweeps.solver.spec import read_sweep  # noqa: E402

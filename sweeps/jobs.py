@@ -28,7 +28,7 @@ from jobs.models import Job
 from jobs.services import JobOutput, job_enqueue, job_result_file
 from jobs.worker import JobContext, JobError, JobInterrupted
 from planner.solver.documents import check_document_shape
-from planner.solver.pipeline import CABLES_ENGINE
+from planner.solver.rounds import CABLES_ENGINE
 from sweeps.report import design_dict, refused_by_constraint, refused_design_dict, summary_dict
 from sweeps.runner import MAX_BATCH, batch_size_for, run_sweep, scheduler_address
 from sweeps.solver.spec import SweepSpec, check_sweep_size, read_sweep

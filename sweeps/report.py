@@ -1,6 +1,6 @@
 """A sweep's summary as lines of text, for the sweep command."""
 
-from planner.solver.pipeline import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED
+from planner.solver.rounds import CABLES_COUNTED, CABLES_ENGINE, CABLES_SAMPLED
 from sweeps.solver.engine import DesignResult
 from sweeps.solver.summary import SweepSummary
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 from catalog.solver.snapshot import CatalogSnapshot
-from planner.solver.pipeline import CABLES_ENGINE
+from planner.solver.rounds import CABLES_ENGINE
 from sweeps.solver.engine import DesignResult, evaluate_batch
 from sweeps.solver.spec import SweepSpec
 

@@ -63,7 +63,8 @@ def counted_fabrics(cabling: PlanCabling) -> dict[str, FabricResult]:
 def estimated_fabrics(cabling: PlanCabling) -> dict[str, FabricResult]:
     """The plan's fabrics with the optics' power by device estimated from a sample of the
     cabling plan's links (`cabling_tally.sampled_optics_w`): what racks are packed with before
-    the cables are counted where they stand. Their other figures are the fabric engine's."""
+    the cables are counted where they stand. Their other figures are the fabric engine's. In
+    the plan's order, as counted (the racks' switch groups follow it)."""
     estimated = {}
     for fabric in cabling.fabrics:
         watts = sampled_optics_w(cabling, cabling.segments(fabric))
@@ -72,4 +73,4 @@ def estimated_fabrics(cabling: PlanCabling) -> dict[str, FabricResult]:
             optics_power_kw=sum(watts.values()) / W_PER_KW,
             optics_power_kw_by_device={device: value / W_PER_KW for device, value in watts.items()},
         )
-    return estimated
+    return {name: estimated[name] for name in cabling.plan.fabrics}

@@ -22,12 +22,12 @@ from fabric.solver.fabric import plan_fabrics
 from planner.solver.compute import ComputeResult, size_compute, system_with_nics
 from planner.solver.inference import size_inference
 from planner.solver.inference_spec import InferenceSpec
-from core.solver.management import server_groups
-from catalog.solver.parts import SystemSpec
 from planner.solver.phase_checks import phase_error
 from planner.solver.phases import phase_document, spec_document
+from planner.solver.pipeline import validate_scenario
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
+from planner.solver.site import one_pool_scenario, pool_paths
 from planner.solver.workload import (
     PARAMETERS_PER_BILLION,
     TOKENS_PER_TRILLION,
@@ -162,8 +162,6 @@ def work_estimate(
     checked as the pipeline will plan it, and its figures summed, stopping once the sum is past
     `budget_cpu_s` (the estimate is then a lower bound, enough to refuse the request).
     """
-    from planner.solver.pipeline import validate_scenario
-
     scenario, scenario_catalog = validate_scenario(document, catalog)
     phases = len(scenario.phases) or 1
     plans_at_most = sum(max(1, len(phase.pools)) for phase in scenario.phases) or max(1, len(scenario.pools))
@@ -310,8 +308,6 @@ def _check_pools(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWork"
     compute racks and cables summed over its pools: each pool within the limits, a hundred of
     them were not (issue 27: 8 pools of 100k GPUs on 16 planes, 25.6 M cables, were accepted).
     The site's shared fabrics are counted with each pool's share of their endpoints."""
-    from planner.solver.site import one_pool_scenario, pool_paths
-
     gpus = racks = rows = cables = 0
     heaviest, heaviest_cpu_s = "pools", -1.0
     for index, pool in enumerate(scenario.pools):

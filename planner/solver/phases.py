@@ -108,9 +108,11 @@ def _set_pool(pool: dict, size) -> None:
 
 
 def spec_document(spec: Any) -> Any:
-    """A spec read back into the plain document it was read from (lists for tuples)."""
+    """A spec read back into the plain document it was read from (lists for tuples; a section
+    or value not given, None, left out as the document leaves it out)."""
     if dataclasses.is_dataclass(spec):
-        return {field.name: spec_document(getattr(spec, field.name)) for field in dataclasses.fields(spec) if field.init}
+        return {field.name: spec_document(getattr(spec, field.name)) for field in dataclasses.fields(spec)
+                if field.init and getattr(spec, field.name) is not None}
     if isinstance(spec, dict):
         return {key: spec_document(value) for key, value in spec.items()}
     if isinstance(spec, (list, tuple)):

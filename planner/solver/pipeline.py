@@ -7,11 +7,8 @@ from typing import Any
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.management import server_groups
-from core.solver.records import copy_with
 from fabric.solver.cabling import PlanCabling
-from fabric.solver.cabling_counts import CabledPlan, counted_fabrics, estimated_fabrics
-from fabric.solver.cabling_links import SAMPLE_LINKS
-from fabric.solver.cabling_racks import placement_key
+from fabric.solver.cabling_counts import CabledPlan
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
 from fabric.solver.results import FabricResult
@@ -22,6 +19,7 @@ from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
 from planner.solver.references import check_references
+from planner.solver.rounds import CABLES_COUNTED, CABLES_ENGINE, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec, read_scenario
 from planner.solver.steps import bom_and_cost, size_storage_and_reliability
 from planner.solver.token_cost import inference_with_token_cost
@@ -33,7 +31,6 @@ from power.solver.power_plan import (
     RacksAndPower,
     in_rack_cdu_units,
     packed_racks,
-    rack_pdu_counts,
     racks_and_power,
 )
 from power.solver.rack_packing import RacksResult, pack_compute_racks
@@ -42,14 +39,6 @@ from storage.solver.tiers import (
     storage_endpoint_groups,
     storage_system_counts,
 )
-
-CABLES_COUNTED = "counted"
-"""Every cable placed and counted where it stands: the plan the pages and exports show."""
-CABLES_SAMPLED = "sampled"
-"""A screen: the racks packed with the optics of a sample of the links (a sweep)."""
-CABLES_ENGINE = "engine"
-"""A coarser screen: the racks packed with the fabric engine's optics (one length a segment)."""
-CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
 
 
 def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, CatalogSnapshot]:
@@ -95,7 +84,7 @@ def plan_scenario(
         return plan_phases(document, scenario, catalog, lambda phase_document: plan_scenario(
             phase_document, given_catalog, cables=cables, cache=cache, lay_out_floor=lay_out_floor))
     if len(scenario.pools) > 1:
-        return site.plan_site(scenario, catalog, lay_out_floor=lay_out_floor)
+        return site.plan_site(scenario, catalog, cables=cables, lay_out_floor=lay_out_floor)
     if scenario.pools:
         with site.pool_paths():
             plan = plan_scenario(site.one_pool_scenario(scenario), catalog, cables=cables, cache=cache,
@@ -142,15 +131,124 @@ def plan_scenario(
     )
 
 
-PLAN_AND_PACK_ROUNDS = 6
-"""Plan-and-pack rounds until top-of-rack leaves and the PDUs on the oob network agree with the
-racks (they agree after one to three)."""
-CABLING_ROUNDS = 10
-"""Count-and-pack rounds, the PDUs joining oob included (they agree after one to three)."""
-ESTIMATE_ROUNDS = 3
-"""Sampled estimates of the optics' power before the cables are counted: another where the
-last moved devices between racks, where the sample is at most 1 / ESTIMATE_SHARE of the links."""
-ESTIMATE_SHARE = 4
+class ClusterDesign:
+    """One cluster's rounds (`rounds.settle`): every fabric the scenario names over its systems,
+    and its racks packed with the fabrics' switches and optics.
+
+    `cache` keeps each fabric planned and each rack packing for given inputs, for the designs of
+    a sweep that share them; a screen (CABLES_ENGINE) keeps the fabrics and rack spec its rounds
+    settled on, for any other design that shares what the rounds read."""
+
+    def __init__(
+        self, scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
+        storage: StorageResult | None, *, cache: MutableMapping | None = None, lay_out_floor: bool = True,
+    ) -> None:
+        self.scenario, self.catalog, self.system, self.compute = scenario, catalog, system, compute
+        self.storage, self.cache, self.lay_out_floor = storage, cache, lay_out_floor
+        fabric_specs = [getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")]
+        self.top_of_rack = any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in fabric_specs)
+        self.oob = scenario.fabrics.oob is not None
+        self.nodes_per_rack = None
+        if self.top_of_rack:
+            self.nodes_per_rack = pack_compute_racks(
+                compute.total_nodes, system, scenario.racks, catalog.cooling_types
+            ).nodes_per_rack
+        self.servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
+        self.stored = storage_system_counts(storage)
+        self.racks_spec = scenario.racks
+        self.systems_per_rack_tried: set[int] = set()
+        self.last_packing: dict = {}
+
+    def plan(self, pdus: dict[str, int], planned: dict[str, FabricResult] | None = None) -> dict[str, FabricResult]:
+        if planned is not None:
+            planned = {name: fabric for name, fabric in planned.items() if name != "oob"}
+        pdu_ports = {slug: (count, self.catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+        extra_endpoints = {
+            "storage": storage_endpoint_groups(self.storage),
+            "oob": management_port_endpoints(pdu_ports, self.servers, self.stored),
+        }
+        return plan_fabrics(
+            self.scenario.fabrics, self.system, self.compute.total_nodes, self.nodes_per_rack, self.catalog,
+            extra_endpoints, planned=planned, cache=self.cache,
+        )
+
+    def pack(self, fabrics: dict[str, FabricResult], optics_kw: dict[str, float]) -> RacksResult:
+        """The racks alone: a round reads nothing else (systems and PDUs per rack); `powered`
+        adds cooling, facility, parts and warnings to the last packing, once."""
+        optics_kw = dict(optics_kw)
+        system_optics_kw = optics_kw.pop(self.system.slug, 0.0)
+        rated = self.system
+        if system_optics_kw:
+            rated = replace(self.system, power_kw=self.system.power_kw + system_optics_kw / self.compute.total_nodes)
+        self.last_packing = {
+            "system": rated, "racks": self.racks_spec, "storage_systems": self.stored, "servers": self.servers,
+            "optics_kw_by_switch": optics_kw,
+            "switch_groups": [group for fabric in fabrics.values() for group in fabric.switch_groups()],
+        }
+        self.last_packing["packed"] = packed_racks(
+            self.compute.total_nodes, facility=self.scenario.facility, catalog=self.catalog,
+            lay_out_floor=self.lay_out_floor, packing_cache=self.cache, **self.last_packing,
+        )
+        return self.last_packing["packed"]
+
+    def leaves_moved(self) -> bool:
+        return self.top_of_rack and self.last_packing["packed"].nodes_per_rack != self.nodes_per_rack
+
+    def follow_leaves(self) -> None:
+        """Where the leaves for N + 1 systems leave room for only N, and N's for N + 1, the
+        racks hold the fewer: the packing is capped there, with a warning."""
+        packed = self.last_packing["packed"].nodes_per_rack
+        if packed in self.systems_per_rack_tried:
+            packed = min(self.systems_per_rack_tried | {packed})
+            self.racks_spec = replace(self.racks_spec, max_nodes_per_rack=packed)
+        self.systems_per_rack_tried.add(packed)
+        self.nodes_per_rack = packed
+
+    def cabling(self, fabrics: dict[str, FabricResult], racks: RacksResult) -> PlanCabling:
+        return PlanCabling(CabledPlan(fabrics, racks, self.compute, self.storage, self.scenario), self.catalog)
+
+    def settled_key(self) -> tuple | None:
+        """A screened design settles on the same fabrics and rack spec as any other design that
+        shares what the rounds read (not the PUE, climate or prices)."""
+        if self.cache is None:
+            return None
+        scenario = self.scenario
+        return (
+            "settled", scenario.fabrics, scenario.racks, scenario.components, self.system, self.compute.total_nodes,
+            self.storage, scenario.facility.air_delta_t_k, scenario.facility.water_delta_t_k,
+            in_rack_cdu_units(scenario.racks, scenario.facility, self.catalog), self.lay_out_floor,
+        )
+
+    def screened(self, fabrics: dict[str, FabricResult]) -> None:
+        key = self.settled_key()
+        if key is not None:
+            self.cache[key] = (fabrics, self.racks_spec)
+
+    def settled(self) -> tuple[dict[str, FabricResult], RacksAndPower] | None:
+        """What another screened design that shares what the rounds read settled on, packed."""
+        key = self.settled_key()
+        settled = None if key is None else self.cache.get(key)
+        if settled is None:
+            return None
+        fabrics, self.racks_spec = settled
+        self.pack(fabrics, optics_kw_by_device(fabrics))
+        return fabrics, self.powered()
+
+    def powered(self) -> RacksAndPower:
+        return racks_and_power(
+            self.compute.total_nodes, facility=self.scenario.facility, catalog=self.catalog,
+            lay_out_floor=self.lay_out_floor, finance_facility=self.scenario.finance.facility, **self.last_packing,
+        )
+
+    def warnings(self) -> list[str]:
+        spec = self.racks_spec
+        if spec is self.scenario.racks or not self.top_of_rack:
+            return []
+        return [(
+            f"The top-of-rack leaves for {spec.max_nodes_per_rack + 1} systems a rack would leave room for only "
+            f"{spec.max_nodes_per_rack}: the compute racks hold {spec.max_nodes_per_rack} systems each, "
+            f"with their leaves."
+        )]
 
 
 def _fabrics_and_racks(
@@ -158,232 +256,14 @@ def _fabrics_and_racks(
     storage: StorageResult | None, *, cables: str = CABLES_COUNTED, cache: MutableMapping | None = None,
     lay_out_floor: bool = True,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
-    """Every fabric the scenario names, then the racks and power with their switches and optics.
-
-    Two inputs of the fabrics are only known once racks are packed, which needs the fabrics'
-    switches:
-    - top-of-rack leaves share the compute racks: their count depends on the systems per rack,
-      which their rack units and power lower in turn;
-    - the oob network serves every rack PDU's management port, and PDUs follow the racks (each
-      rack's kW), which the oob switches add to.
-    And the optics' power, which the racks carry, is only known once every cable is placed.
-
-    Rule: start from the racks packed without switches; plan the fabrics (no PDUs on oob yet)
-    and pack again until the systems per rack agree. Then plan the fabrics with the PDUs of the
-    last packing on oob, pack, and repeat (only oob is planned again when only the PDUs
-    changed) until the packing gives back the PDUs oob was planned with. Then every cable is
-    placed on the floor and counted (`cabling_counts.counted_fabrics`: the BOM's cables and optics
-    are the cabling plan's rows), and the racks are packed again with the optics' power as
-    counted, until the packing places every device where the cables were measured
-    (`placement_key`) with the PDUs oob serves. Each round can only add switches, racks and
-    PDUs, so this converges, in one or two rounds. Fabric managers, management servers and
-    storage systems are known before, and join oob from the start.
-    """
-    fabric_specs = [getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")]
-    top_of_rack = any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in fabric_specs)
-    oob = scenario.fabrics.oob is not None
-    nodes_per_rack = None
-    if top_of_rack:
-        nodes_per_rack = pack_compute_racks(
-            compute.total_nodes, system, scenario.racks, catalog.cooling_types
-        ).nodes_per_rack
-    servers = server_groups(scenario.racks, scenario.fabrics, catalog.servers)
-    stored = storage_system_counts(storage)
-
-    def plan(pdus: dict[str, int], planned=None) -> dict[str, FabricResult]:
-        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
-        extra_endpoints = {
-            "storage": storage_endpoint_groups(storage),
-            "oob": management_port_endpoints(pdu_ports, servers, stored),
-        }
-        return plan_fabrics(
-            scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, extra_endpoints,
-            planned=planned, cache=cache,
-        )
-
-    racks_spec = scenario.racks
-    systems_per_rack_tried: set[int] = set()
-
-    def follow_systems_per_rack(packed: int) -> None:
-        """The top-of-rack leaves follow the systems per rack of the last packing. Where the two
-        alternate (leaves for N + 1 systems leave room for only N, and N's leaves for N + 1),
-        the racks hold the fewer: the packing is capped there, with a warning."""
-        nonlocal nodes_per_rack, racks_spec
-        if packed in systems_per_rack_tried:
-            packed = min(systems_per_rack_tried | {packed})
-            racks_spec = replace(racks_spec, max_nodes_per_rack=packed)
-        systems_per_rack_tried.add(packed)
-        nodes_per_rack = packed
-
-    last_packing: dict = {}
-
-    def racks_for(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksResult:
-        """The racks alone: a round reads nothing else (systems and PDUs per rack); `powered`
-        adds cooling, facility, parts and warnings to the last packing, once."""
-        optics_kw = racks_optics_kw(reserve, fabrics) if reserve else optics_kw_by_device(fabrics)
-        system_optics_kw = optics_kw.pop(system.slug, 0.0)
-        rated = system
-        if system_optics_kw:
-            rated = replace(system, power_kw=system.power_kw + system_optics_kw / compute.total_nodes)
-        last_packing.clear()
-        last_packing.update(
-            system=rated, racks=racks_spec, storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
-            switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
-        )
-        last_packing["packed"] = packed_racks(
-            compute.total_nodes, facility=scenario.facility, catalog=catalog, lay_out_floor=lay_out_floor,
-            packing_cache=cache, **last_packing,
-        )
-        return last_packing["packed"]
-
-    def powered() -> RacksAndPower:
-        """The last packing with its cooling, facility, parts and warnings."""
-        return racks_and_power(
-            compute.total_nodes, facility=scenario.facility, catalog=catalog, lay_out_floor=lay_out_floor,
-            finance_facility=scenario.finance.facility, **last_packing,
-        )
-
-    def all_but_oob(fabrics: dict[str, FabricResult]) -> dict[str, FabricResult]:
-        """Only the PDUs changed: they reach oob alone."""
-        return {name: fabric for name, fabric in fabrics.items() if name != "oob"}
-
-    cabled: list = []
-
-    def cabling_for(fabrics: dict[str, FabricResult], racks: RacksResult, key: tuple) -> PlanCabling:
-        """The cabling of the fabrics where the racks place the devices (`key`: their
-        `placement_key`): the last one made where they are the same fabrics, placed alike (an
-        estimate's racks, packed again with its optics, often place them so)."""
-        if not cabled or cabled[0] is not fabrics or cabled[1] != key:
-            cabled[:] = fabrics, key, PlanCabling(CabledPlan(fabrics, racks, compute, storage, scenario), catalog)
-        return cabled[2]
-
-    settled_key = None
-    if cables == CABLES_ENGINE and cache is not None:
-        # A screened design settles on the same fabrics and rack spec as any other design that
-        # shares what the rounds read (not the PUE, climate or prices): pack once with them.
-        settled_key = (
-            "settled", scenario.fabrics, scenario.racks, scenario.components, system, compute.total_nodes, storage,
-            scenario.facility.air_delta_t_k, scenario.facility.water_delta_t_k,
-            in_rack_cdu_units(scenario.racks, scenario.facility, catalog), lay_out_floor,
-        )
-        settled = cache.get(settled_key)
+    """Every fabric the scenario names, then the racks and power with their switches and optics,
+    where they agree (`rounds.settle`)."""
+    design = ClusterDesign(scenario, catalog, system, compute, storage, cache=cache, lay_out_floor=lay_out_floor)
+    if cables == CABLES_ENGINE:
+        settled = design.settled()
         if settled is not None:
-            fabrics, racks_spec = settled
-            racks_for(fabrics)
-            return fabrics, powered()
-    # Top-of-rack leaves and the racks agree, without PDUs on oob yet.
-    for _ in range(PLAN_AND_PACK_ROUNDS):
-        fabrics = plan({})
-        racks = racks_for(fabrics)
-        if not top_of_rack or racks.nodes_per_rack == nodes_per_rack:
-            break
-        follow_systems_per_rack(racks.nodes_per_rack)
-    else:
-        fabrics = plan({})
-        racks = racks_for(fabrics)
-    # The PDUs of the last packing join oob, until the packing gives back the PDUs oob was
-    # planned with; then the cables are counted where they stand, until the packing with their
-    # optics puts every device where they were measured.
-    pdus: dict[str, int] = {}
-    counted = counted_racks = reserve = estimate = estimated_at = None
-    estimates = 0
-    seen: set = set()
-    for _ in range(CABLING_ROUNDS):
-        key = placement_key(racks)
-        if key in seen and reserve is None:
-            # The counts and PDUs alternate between packings: from now on pack for the largest
-            # optics counted, which only grows, so the packing settles.
-            reserve = optics_kw_by_device(counted) if counted else {}
-        seen.add(key)
-        if top_of_rack and racks.nodes_per_rack != nodes_per_rack:
-            # The optics as counted changed the systems per rack: the top-of-rack leaves follow.
-            follow_systems_per_rack(racks.nodes_per_rack)
-            fabrics = plan(pdus)
-            racks, counted = racks_for(fabrics, reserve), None
-            continue
-        if oob and rack_pdu_counts(racks) != pdus:
-            pdus = rack_pdu_counts(racks)
-            fabrics = plan(pdus, all_but_oob(fabrics))
-            # Every fabric's optics as last counted (or estimated): a few PDUs more or less
-            # change oob's cables little, and its modules as the engine guesses them (one
-            # length a segment) would move the packing back and forth.
-            packed_with = counted or estimate
-            if packed_with:
-                oob_optics = packed_with["oob"].optics_power_kw_by_device
-                racks = racks_for({**packed_with, "oob": copy_with(fabrics["oob"], optics_power_kw_by_device=oob_optics)},
-                              reserve)
-            else:
-                racks = racks_for(fabrics, reserve)
-            counted = None
-            continue
-        if not fabrics or (counted is not None and placement_key(counted_racks) == key):
-            break
-        if cables == CABLES_ENGINE:
-            if settled_key is not None:
-                cache[settled_key] = (fabrics, racks_spec)
-            return fabrics, powered()
-        cabling = cabling_for(fabrics, racks, key)
-        if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
-                                and _sampled(fabrics)):
-            # The engine's optics take one length per segment: first pack with the optics of a
-            # sample of the cables where they stand, which often moves switches between racks,
-            # and again where they moved, so that the full count is made once, where they end up.
-            estimate, estimated_at, estimates = estimated_fabrics(cabling), key, estimates + 1
-            racks, seen = racks_for(estimate, reserve), set()
-            if cables == CABLES_SAMPLED:
-                return estimate, powered()
-            continue
-        counted = counted_fabrics(cabling)
-        counted_racks = racks
-        if reserve is not None:
-            reserve = {device: max(kw, reserve.get(device, 0.0))
-                       for device, kw in {**reserve, **optics_kw_by_device(counted)}.items()}
-        racks = racks_for(counted, reserve)
-    key = placement_key(racks)
-    if fabrics and (counted is None or placement_key(counted_racks) != key):
-        cabling = cabling_for(fabrics, racks, key)
-        counted = counted_fabrics(cabling)
-    facility = powered()
-    if racks_spec is not scenario.racks and top_of_rack:
-        facility.warnings.append(
-            f"The top-of-rack leaves for {racks_spec.max_nodes_per_rack + 1} systems a rack would leave room for only "
-            f"{racks_spec.max_nodes_per_rack}: the compute racks hold {racks_spec.max_nodes_per_rack} systems each, "
-            f"with their leaves."
-        )
-    if reserve:
-        margin_kw = sum(racks_optics_kw(reserve, counted).values()) - sum(optics_kw_by_device(counted).values())
-        if margin_kw > 1e-9:
-            facility.warnings.append(
-                f"The optics' power moved switches between racks from one count of the cables to the "
-                f"next: the racks are packed and powered for the largest count, {margin_kw:,.2f} kW more "
-                f"than the modules the cabling plan holds."
-            )
-    return (counted if fabrics else fabrics), facility
-
-
-def _sampled(fabrics: dict[str, FabricResult]) -> bool:
-    """Whether the optics' estimate samples at most a quarter of the links: only then is another
-    estimate worth making before the count (otherwise it costs about what the count does)."""
-    links = [link.count for fabric in fabrics.values() for link in fabric.links]
-    return sum(links) >= ESTIMATE_SHARE * sum(min(count, SAMPLE_LINKS) for count in links)
-
-
-def racks_optics_kw(reserve: dict[str, float], counted: dict[str, FabricResult]) -> dict[str, float]:
-    """The optics' power [kW] the racks are packed for: the counted, or the reserve where larger."""
-    optics_kw = optics_kw_by_device(counted)
-    return {device: max(optics_kw.get(device, 0.0), reserve.get(device, 0.0))
-            for device in optics_kw.keys() | reserve.keys()}
-
-
-def optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:
-    """The modules' power [kW] by the slug of the switch or system that holds them, all fabrics.
-    A system's share (only when its rating leaves its NIC modules out) is added to its power,
-    the switches' to theirs: each module draws in the rack where it is plugged in."""
-    totals: dict[str, float] = {}
-    for fabric in fabrics.values():
-        for device, kw in fabric.optics_power_kw_by_device.items():
-            totals[device] = totals.get(device, 0.0) + kw
-    return totals
+            return settled
+    return settle(design, cables)
 
 
 def _compute_spec(scenario: ScenarioSpec, system: SystemSpec, inference: InferenceResult | None = None):

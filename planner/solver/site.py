@@ -21,8 +21,7 @@ from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import FieldError, InfeasibleError, ScenarioError
 from core.solver.management import server_groups
 from fabric.solver.cabling import PlanCabling
-from fabric.solver.cabling_counts import CabledPlan, counted_fabrics
-from fabric.solver.cabling_racks import placement_key
+from fabric.solver.cabling_counts import CabledPlan
 from fabric.solver.endpoints import (
     fabric_manager_endpoints,
     management_endpoints,
@@ -36,6 +35,7 @@ from planner.solver.bom import bom_sources, system_part_counts
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
+from planner.solver.rounds import CABLES_COUNTED, optics_kw_by_device, settle
 from planner.solver.scenario import PoolSpec, ScenarioSpec
 from planner.solver.steps import bom_and_cost, size_storage_and_reliability
 from planner.solver.token_cost import (
@@ -48,7 +48,7 @@ from power.solver.power_plan import (
     RacksAndPower,
     compute_rack_warnings,
     in_rack_cdu_units,
-    rack_pdu_counts,
+    packed_racks,
     racks_and_power,
 )
 from power.solver.rack_packing import (
@@ -62,10 +62,6 @@ from power.solver.support_racks import switch_equipment
 from storage.solver.tiers import storage_endpoint_groups, storage_system_counts
 
 SHARED_FABRICS = ("storage", "inband", "oob")
-PLAN_AND_PACK_ROUNDS = 6
-"""Rounds until each pool's top-of-rack compute leaves agree with its racks (as the pipeline's)."""
-PDU_ROUNDS = 8
-"""Rounds until the PDUs on oob agree with the racks packed (they agree after one or two)."""
 
 
 def pool_fabric_name(pool_name: str, pools: int, shared: bool = False) -> str:
@@ -174,11 +170,13 @@ def _moved(path: str, moves: tuple[tuple[str, str], ...]) -> str:
     return path
 
 
-def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor: bool = True) -> Plan:
+def plan_site(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED, lay_out_floor: bool = True,
+) -> Plan:
     """Plan a site of two or more pools. Its cables and optics are the cabling plan's, counted
-    where they stand (`cabling_counts.counted_fabrics`), as for one pool (a pool's own
-    top-of-rack leaves in that pool's compute racks). Without the floor (a sweep's screen) they
-    stay the fabric engine's (one length a segment)."""
+    where they stand (`cabling_counts.counted_fabrics`), in the same rounds as one pool's
+    (`rounds.settle`; a pool's own top-of-rack leaves in that pool's compute racks). A screen
+    (`cables`, see `pipeline.plan_scenario`) keeps the fabric engine's or a sample's optics."""
     shared_compute = scenario.fabrics.compute is not None
     pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
              for index, pool in enumerate(scenario.pools)]
@@ -187,10 +185,13 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
     storage, reliability, job_warnings = size_storage_and_reliability(
         scenario, catalog, pools[0].system, compute, first_workload
     )
-    fabrics, facility, pool_racks = _fabrics_and_racks(
-        scenario, catalog, pools, storage, lay_out_floor, count_cables=lay_out_floor
-    )
-    pool_results = {pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name]) for pool in pools}
+    design = SiteDesign(scenario, catalog, pools, storage, lay_out_floor)
+    fabrics, facility = settle(design, cables)
+    pool_racks = design.packed
+    optics_kw = optics_kw_by_device(fabrics)
+    rated = {pool.spec.name: _rated(pool, optics_kw.get(pool.system.slug, 0.0)) for pool in pools}
+    pool_results = {pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name], rated[pool.spec.name])
+                    for pool in pools}
     # Reliability is the site's: its spares are every pool's together.
     warnings = [warning.replace("compute.spare_nodes is", "the pools' spare_nodes add up to") for warning in job_warnings]
     for pool in pools:
@@ -198,7 +199,7 @@ def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, *, lay_out_floor
         fabric = fabrics.get(pool.fabric_name)
         if fabric is not None and pool.spec.fabric is not None:
             own += [*fabric.warnings, *fabric.media_warnings]
-        own += compute_rack_warnings(pool_racks[pool.spec.name], _rated(pool, fabrics), scenario.racks, catalog)
+        own += compute_rack_warnings(pool_racks[pool.spec.name], rated[pool.spec.name], scenario.racks, catalog)
         own += list(pool.inference.warnings if pool.inference else ())
         warnings += [f"Pool {pool.spec.name}: {warning}" for warning in own]
     for name in ("compute", *SHARED_FABRICS):
@@ -281,60 +282,67 @@ def _mean_dense_tflops(pools: list[SizedPool]) -> float | None:
         pool.compute.gpus for pool in pools)
 
 
-def _fabrics_and_racks(
-    scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[SizedPool], storage, lay_out_floor: bool,
-    count_cables: bool = False,
-) -> tuple[dict[str, FabricResult], RacksAndPower, dict[str, RacksResult]]:
-    """Each pool's compute fabric, the shared fabrics, then the racks and power.
+class SiteDesign:
+    """A site's rounds (`rounds.settle`): each pool's compute fabric and the shared fabrics over
+    every pool's nodes; each pool's compute racks, then the site's racks around them.
 
-    As in the pipeline: a pool's top-of-rack compute leaves follow the systems per rack of its
-    last packing, until they agree; then the PDUs of the last packing join oob until the packing
-    gives back the PDUs oob was planned with. Each round only adds switches and PDUs.
-    """
-    reserved_u = in_rack_cdu_units(scenario.racks, scenario.facility, catalog)
-    racks_specs = {pool.spec.name: scenario.racks for pool in pools}
-    nodes_per_rack: dict[str, int | None] = {}
-    for pool in pools:
-        top_of_rack = pool.spec.fabric is not None and pool.spec.fabric.leaf_placement == "top_of_rack"
-        nodes_per_rack[pool.spec.name] = pack_compute_racks(
-            pool.compute.total_nodes, pool.system, scenario.racks, catalog.cooling_types
-        ).nodes_per_rack if top_of_rack else None
-    servers = _servers(scenario, catalog, pools)
-    stored = storage_system_counts(storage)
+    A pool's top-of-rack compute leaves follow the systems per rack of its own last packing."""
 
-    def plan_pools() -> dict[str, FabricResult]:
-        own = {
-            pool.fabric_name: _plan_pool_fabric(pool, nodes_per_rack[pool.spec.name], catalog)
-            for pool in pools if pool.spec.fabric is not None
-        }
-        return {**own, **_plan_shared_compute(scenario, catalog, pools)}
+    def __init__(
+        self, scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[SizedPool], storage, lay_out_floor: bool,
+    ) -> None:
+        self.scenario, self.catalog, self.pools, self.storage = scenario, catalog, pools, storage
+        self.lay_out_floor = lay_out_floor
+        self.oob = scenario.fabrics.oob is not None
+        self.reserved_u = in_rack_cdu_units(scenario.racks, scenario.facility, catalog)
+        self.racks_specs = {pool.spec.name: scenario.racks for pool in pools}
+        self.nodes_per_rack: dict[str, int | None] = {}
+        for pool in pools:
+            top_of_rack = pool.spec.fabric is not None and pool.spec.fabric.leaf_placement == "top_of_rack"
+            self.nodes_per_rack[pool.spec.name] = pack_compute_racks(
+                pool.compute.total_nodes, pool.system, scenario.racks, catalog.cooling_types
+            ).nodes_per_rack if top_of_rack else None
+        self.servers = _servers(scenario, catalog, pools)
+        self.stored = storage_system_counts(storage)
+        self.tried: dict[str, set[int]] = {pool.spec.name: set() for pool in pools}
+        self.packed: dict[str, RacksResult] = {}
+        """Each pool's compute racks of the last packing."""
+        self.last_packing: dict = {}
 
-    def plan_shared(pool_fabrics: dict[str, FabricResult], pdus: dict[str, int]) -> dict[str, FabricResult]:
-        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+    def plan(self, pdus: dict[str, int], planned: dict[str, FabricResult] | None = None) -> dict[str, FabricResult]:
+        scenario, catalog, pools = self.scenario, self.catalog, self.pools
         extra = {name: [system_endpoints(pool.system, pool.compute.total_nodes, name) for pool in pools[1:]]
                  for name in SHARED_FABRICS}
-        extra["storage"] += storage_endpoint_groups(storage)
+        extra["storage"] += storage_endpoint_groups(self.storage)
         first = (pools[0].system, pools[0].compute.total_nodes, None, catalog)
-        others = plan_fabrics(replace(scenario.fabrics, compute=None, oob=None), *first, extra)
-        if scenario.fabrics.oob is None:
-            return others
+        if planned is None:
+            own = {
+                pool.fabric_name: _plan_pool_fabric(pool, self.nodes_per_rack[pool.spec.name], catalog)
+                for pool in pools if pool.spec.fabric is not None
+            }
+            fabrics = {**own, **_plan_shared_compute(scenario, catalog, pools)}
+            fabrics.update(plan_fabrics(replace(scenario.fabrics, compute=None, oob=None), *first, extra))
+        else:
+            fabrics = {name: fabric for name, fabric in planned.items() if name != "oob"}
+        if not self.oob:
+            return fabrics
         # oob last, serving one management port per switch of every other fabric (one endpoint
         # group per model, as for one pool).
-        extra["oob"] += management_port_endpoints(pdu_ports, servers, stored)
-        extra["oob"] += management_endpoints(
-            group for fabric in (*pool_fabrics.values(), *others.values()) for group in fabric.switch_groups()
-        )
-        return {**others, **plan_fabrics(FabricsSpec(oob=scenario.fabrics.oob), *first, extra)}
+        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+        extra["oob"] += management_port_endpoints(pdu_ports, self.servers, self.stored)
+        extra["oob"] += management_endpoints(group for fabric in fabrics.values() for group in fabric.switch_groups())
+        return {**fabrics, **plan_fabrics(FabricsSpec(oob=scenario.fabrics.oob), *first, extra)}
 
-    def racks_for(fabrics: dict[str, FabricResult]) -> tuple[RacksAndPower, dict[str, RacksResult]]:
-        optics_kw = _optics_kw_by_device(fabrics)
-        for slug in {pool.system.slug for pool in pools}:
-            optics_kw.pop(slug, None)
+    def pack(self, fabrics: dict[str, FabricResult], optics_kw: dict[str, float]) -> RacksResult:
+        """Each pool's compute racks with its own top-of-rack leaves, then the site's racks."""
+        scenario, catalog, pools = self.scenario, self.catalog, self.pools
+        optics_kw = dict(optics_kw)
+        system_optics_kw = {slug: optics_kw.pop(slug, 0.0) for slug in {pool.system.slug for pool in pools}}
         switch_groups = [group for fabric in fabrics.values() for group in fabric.switch_groups()]
         equipment = switch_equipment(switch_groups, catalog, optics_kw)
-        packed, groups, compute_kw = {}, [], 0.0
+        self.packed, groups, compute_kw = {}, [], 0.0
         for pool in pools:
-            rated = _rated(pool, fabrics)
+            rated = _rated(pool, system_optics_kw[pool.system.slug])
             in_compute: dict[str, int] = {}
             for group in switch_groups:
                 if group.fabric == pool.fabric_name and group.placement == "compute_rack":
@@ -345,72 +353,67 @@ def _fabrics_and_racks(
                     f"a {rated.name} fills its own rack: there is no room for top-of-rack switches "
                     f"in it; choose rail_optimized",
                 )
-            spec = racks_specs[pool.spec.name]
+            spec = self.racks_specs[pool.spec.name]
             result = pack_compute_racks_with_switches(
-                pool.compute.total_nodes, rated, spec, catalog, in_compute, equipment, reserved_u
+                pool.compute.total_nodes, rated, spec, catalog, in_compute, equipment, self.reserved_u
             )
-            packed[pool.spec.name] = result
+            self.packed[pool.spec.name] = result
             groups += compute_rack_groups(result, rated, spec, in_compute, equipment)
             groups += scale_up_switch_rack_groups(pool.compute.total_nodes, rated, spec, catalog.cooling_types)
             compute_kw += pool.compute.total_nodes * rated.power_kw
-        site_racks = replace(
-            packed[pools[0].spec.name], compute=sum(result.compute for result in packed.values())
+        site_racks = replace(self.packed[pools[0].spec.name], compute=sum(r.compute for r in self.packed.values()))
+        self.last_packing = {
+            "switch_groups": switch_groups, "storage_systems": self.stored, "servers": self.servers,
+            "optics_kw_by_switch": optics_kw, "lay_out_floor": self.lay_out_floor,
+            "compute_racks": (site_racks, groups),
+        }
+        self.compute_kw = compute_kw
+        self.last_packing["packed"] = packed_racks(
+            0, pools[0].system, scenario.racks, scenario.facility, catalog, **self.last_packing
         )
-        facility = racks_and_power(
-            0, pools[0].system, scenario.racks, scenario.facility, catalog,
-            switch_groups=switch_groups, storage_systems=stored, servers=servers, optics_kw_by_switch=optics_kw,
-            finance_facility=scenario.finance.facility, lay_out_floor=lay_out_floor,
-            compute_racks=(site_racks, groups), compute_kw=compute_kw,
-        )
-        return facility, packed
+        return self.last_packing["packed"]
 
-    tried: dict[str, set[int]] = {pool.spec.name: set() for pool in pools}
-    for _ in range(PLAN_AND_PACK_ROUNDS):
-        pool_fabrics = plan_pools()
-        fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, {})}
-        facility, packed = racks_for(fabrics)
-        moved = [name for name, wanted in nodes_per_rack.items()
-                 if wanted is not None and packed[name].nodes_per_rack != wanted]
-        if not moved:
-            break
-        for name in moved:
-            got = packed[name].nodes_per_rack
-            if got in tried[name]:
+    def _moved(self) -> list[str]:
+        return [name for name, wanted in self.nodes_per_rack.items()
+                if wanted is not None and self.packed[name].nodes_per_rack != wanted]
+
+    def leaves_moved(self) -> bool:
+        return bool(self._moved())
+
+    def follow_leaves(self) -> None:
+        for name in self._moved():
+            got = self.packed[name].nodes_per_rack
+            if got in self.tried[name]:
                 # Leaves for N + 1 systems leave room for N, N's for N + 1: hold the fewer.
-                got = min(tried[name] | {got})
-                racks_specs[name] = replace(racks_specs[name], max_nodes_per_rack=got)
-            tried[name].add(got)
-            nodes_per_rack[name] = got
-    pdus: dict[str, int] = {}
-    for _ in range(PDU_ROUNDS):
-        if scenario.fabrics.oob is None or rack_pdu_counts(facility.racks) == pdus:
-            break
-        pdus = rack_pdu_counts(facility.racks)
-        fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, pdus)}
-        facility, packed = racks_for(fabrics)
-    if not count_cables or not fabrics:
-        return fabrics, facility, packed
-    # The cables counted where they stand, and the racks packed again with their optics, until
-    # the packing places every device where the cables were measured with the PDUs oob serves.
-    def counted_where_placed() -> dict[str, FabricResult]:
-        cabled_pools = {pool.spec.name: CabledPool(pool.system.slug, pool.compute, packed[pool.spec.name])
-                        for pool in pools}
-        return counted_fabrics(PlanCabling(
-            CabledPlan(fabrics, facility.racks, site_compute(pools), storage, scenario, cabled_pools), catalog
-        ))
+                got = min(self.tried[name] | {got})
+                self.racks_specs[name] = replace(self.racks_specs[name], max_nodes_per_rack=got)
+            self.tried[name].add(got)
+            self.nodes_per_rack[name] = got
 
-    for _ in range(PDU_ROUNDS):
-        placed = placement_key(facility.racks)
-        counted = counted_where_placed()
-        facility, packed = racks_for(counted)
-        if scenario.fabrics.oob is not None and rack_pdu_counts(facility.racks) != pdus:
-            pdus = rack_pdu_counts(facility.racks)
-            fabrics = {**pool_fabrics, **plan_shared(pool_fabrics, pdus)}
-        elif placement_key(facility.racks) == placed:
-            return counted, facility, packed
-    # Not settled in the rounds: the BOM's cables are counted where the devices now stand, as
-    # the cabling plan lays them (the racks keep the optics of the last count).
-    return counted_where_placed(), facility, packed
+    def cabling(self, fabrics: dict[str, FabricResult], racks: RacksResult) -> PlanCabling:
+        cabled_pools = {pool.spec.name: CabledPool(pool.system.slug, pool.compute, self.packed[pool.spec.name])
+                        for pool in self.pools}
+        return PlanCabling(
+            CabledPlan(fabrics, racks, site_compute(self.pools), self.storage, self.scenario, cabled_pools), self.catalog
+        )
+
+    def screened(self, fabrics: dict[str, FabricResult]) -> None:
+        return None
+
+    def powered(self) -> RacksAndPower:
+        scenario = self.scenario
+        return racks_and_power(
+            0, self.pools[0].system, scenario.racks, scenario.facility, self.catalog,
+            finance_facility=scenario.finance.facility, compute_kw=self.compute_kw, **self.last_packing,
+        )
+
+    def warnings(self) -> list[str]:
+        return [
+            f"Pool {name}: the top-of-rack leaves for {spec.max_nodes_per_rack + 1} systems a rack would leave room "
+            f"for only {spec.max_nodes_per_rack}: the compute racks hold {spec.max_nodes_per_rack} systems each, "
+            f"with their leaves."
+            for name, spec in self.racks_specs.items() if spec is not self.scenario.racks
+        ]
 
 
 @dataclass(frozen=True)
@@ -466,18 +469,10 @@ def _servers(scenario: ScenarioSpec, catalog: CatalogSnapshot, pools: list[Sized
     return tuple(groups) + server_groups(scenario.racks, scenario.fabrics, catalog.servers)
 
 
-def _optics_kw_by_device(fabrics: dict[str, FabricResult]) -> dict[str, float]:
-    totals: dict[str, float] = {}
-    for fabric in fabrics.values():
-        for device, kw in fabric.optics_power_kw_by_device.items():
-            totals[device] = totals.get(device, 0.0) + kw
-    return totals
-
-
-def _rated(pool: SizedPool, fabrics: dict[str, FabricResult]) -> SystemSpec:
-    """The pool's system drawing its share of the NIC modules its rating leaves out (every
-    fabric's, shared over the nodes of every pool with that system: one slug, one module set)."""
-    optics_kw = _optics_kw_by_device(fabrics).get(pool.system.slug, 0.0)
+def _rated(pool: SizedPool, optics_kw: float) -> SystemSpec:
+    """The pool's system drawing its share of the NIC modules its rating leaves out, `optics_kw`
+    (every fabric's, shared over the nodes of every pool with that system: one slug, one module
+    set)."""
     if not optics_kw:
         return pool.system
     return replace(pool.system, power_kw=pool.system.power_kw + optics_kw / pool.compute.total_nodes)
@@ -498,9 +493,8 @@ def _fabric_summary(fabric: FabricResult) -> PoolFabric:
     )
 
 
-def _pool_result(pool: SizedPool, fabrics: dict[str, FabricResult], racks: RacksResult) -> PoolResult:
+def _pool_result(pool: SizedPool, fabrics: dict[str, FabricResult], racks: RacksResult, rated: SystemSpec) -> PoolResult:
     fabric = fabrics.get(pool.fabric_name)
-    rated = _rated(pool, fabrics)
     # A fabric the pool shares with others is the site's, like the storage fabric.
     own = fabric is not None and pool.spec.fabric is not None
     it_kw = pool.compute.total_nodes * rated.power_kw + (_fabric_it_kw(fabric, {pool.system.slug}) if own else 0.0)

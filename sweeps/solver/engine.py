@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import ScenarioError
-from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
+from planner.solver.pipeline import plan_scenario
+from planner.solver.rounds import CABLES_ENGINE
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import SweepSpec

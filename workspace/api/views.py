@@ -46,10 +46,17 @@ from planner.services import (
     scenario_delete,
     scenario_plan,
     scenario_update,
+    scenario_validate,
 )
 from planner.solver.limits import check_work_budget, workbook_cpu_s
 from workspace.api.parsers import ScenarioJSONParser, ScenarioLegacyYAMLParser, ScenarioYAMLParser
-from workspace.api.schema import PLAN, component_ref, document_body, document_examples, error_responses
+from workspace.api.schema import (
+    PLAN,
+    component_ref,
+    document_body,
+    document_examples,
+    error_responses,
+)
 from workspace.api.serializers import (
     ScenarioCreateSerializer,
     ScenarioDetailSerializer,
@@ -212,12 +219,13 @@ def _plan_or_export_job(request, export_format: str, *, scenario=None, document=
     else:
         catalog = catalog_snapshot()
     check_export_format(export_format)
-    estimate = document_work(document, catalog, budget=IN_A_JOB)
+    spec = scenario_validate(document, catalog)
+    estimate = document_work(spec, catalog, budget=IN_A_JOB)
     interactive_cpu_s = budget_cpu_s(INTERACTIVE)
     if export_format == "xlsx":
         estimate = replace(estimate, extra_cpu_s=workbook_cpu_s(estimate.rows))
     if estimate.cpu_s <= interactive_cpu_s:
-        return plan_document(document, catalog), None
+        return plan_document(spec, catalog), None
     check_work_budget(estimate, budget_cpu_s(IN_A_JOB))
     if not request.user.is_authenticated:
         check_work_budget(estimate, interactive_cpu_s, remedy=HEAVY_PLAN_REMEDY)

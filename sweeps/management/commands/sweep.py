@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand
 
 from catalog.rows import catalog_snapshot
 from core.solver.errors import ScenarioError
-from planner.solver.pipeline import CABLE_MODES, CABLES_ENGINE
+from planner.solver.rounds import CABLE_MODES, CABLES_ENGINE
 from sweeps.files import sweep_document_from_file, write_scenario
 from sweeps.output import DesignWriter
 from sweeps.progress import ProgressBar

@@ -138,11 +138,11 @@ def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topolog
     of the cables (the engine's one length a segment puts the dragonfly's local links on copper
     where most need optics), so every cable is counted once, on the floor the plan reports."""
     from fabric.solver.cabling_racks import placement_key
-    from planner.solver import pipeline
+    from planner.solver import rounds
 
     counts = []
-    count = pipeline.counted_fabrics
-    monkeypatch.setattr(pipeline, "counted_fabrics", lambda *args: counts.append(args[0].plan.racks) or count(*args))
+    count = rounds.counted_fabrics
+    monkeypatch.setattr(rounds, "counted_fabrics", lambda *args: counts.append(args[0].plan.racks) or count(*args))
     document = {
         "name": "B300, 10k GPUs",
         "compute": {"system": "dgx-b300", "gpus": 10_000},
@@ -161,3 +161,25 @@ def test_cables_are_counted_once_where_they_end_up(catalog, monkeypatch, topolog
                            for device, kw in fabric.optics_power_kw_by_device.items() if device != "dgx-b300")
     assert switch_optics_kw > 0
     assert not any("largest count" in warning for warning in plan.warnings)
+
+
+def test_a_sites_cables_are_counted_once_where_they_end_up(catalog, monkeypatch):
+    """A site goes through the same rounds (`rounds.settle`): two pools of 4,096 B300 GPUs, each
+    on its own dragonfly, with the site's storage and oob fabrics, counted once."""
+    from fabric.solver.cabling_racks import placement_key
+    from planner.solver import rounds
+
+    counts = []
+    count = rounds.counted_fabrics
+    monkeypatch.setattr(rounds, "counted_fabrics", lambda *args: counts.append(args[0].plan.racks) or count(*args))
+    pool = {"system": "dgx-b300", "gpus": 4096, "fabric": {"switch": "q3400", "topology": "dragonfly"}}
+    document = {
+        "name": "two B300 pools",
+        "pools": [{"name": "a", **pool}, {"name": "b", **pool}],
+        "racks": {"power_budget_kw": 130, "cooling": "direct_liquid"},
+        "fabrics": {"storage": {"switch": "q3400"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}},
+    }
+    plan = plan_scenario(document, catalog)
+    assert len(counts) == 1
+    assert placement_key(counts[0]) == placement_key(plan.racks)
+    assert {"compute-a", "compute-b", "storage", "oob"} <= set(plan.fabrics)

@@ -17,7 +17,8 @@ The tests allow 2 % for facility power and racks, 3 % for the costs.
 
 import pytest
 
-from planner.solver.pipeline import CABLE_MODES, CABLES_ENGINE, CABLES_SAMPLED, plan_scenario
+from planner.solver.pipeline import plan_scenario
+from planner.solver.rounds import CABLE_MODES, CABLES_ENGINE, CABLES_SAMPLED
 
 FACILITY_TOLERANCE = 0.02
 RACKS_TOLERANCE = 0.02
@@ -84,3 +85,27 @@ def test_a_fabric_cache_gives_the_plan_without_it(catalog, cables):
                 cached = plan_scenario(doc, catalog, cables=cables, cache=cache)
                 assert cached == plan_scenario(doc, catalog, cables=cables)
     assert any(key[0] == "support racks" for key in cache), "the network racks were kept"
+
+
+SITE = {
+    "name": "two pools", "racks": {"power_budget_kw": 41, "cooling": "air"},
+    "pools": [
+        {"name": "training", "system": "dgx-h100", "gpus": 1024, "fabric": {"switch": "qm9700"}},
+        {"name": "finetune", "system": "hgx-a100", "gpus": 512,
+         "fabric": {"switch": "qm8700", "leaf_placement": "top_of_rack"}},
+    ],
+    "fabrics": {"storage": {"switch": "qm9700"}, "oob": {"switch": "sn2201", "spine_switch": "sn4600c"}},
+}
+
+
+@pytest.mark.parametrize("cables", [CABLES_ENGINE, CABLES_SAMPLED])
+def test_a_site_is_screened_as_one_cluster_is(catalog, cables):
+    """A site goes through the same rounds (`rounds.settle`): screened, its cables are the
+    engine's or a sample's, within the tolerance of the full plan, with the floor laid out."""
+    full, screened = plan_scenario(SITE, catalog), plan_scenario(SITE, catalog, cables=cables)
+    assert screened.fabrics["compute-training"].cables != full.fabrics["compute-training"].cables
+    assert screened.racks.floor is not None
+    assert screened.compute.gpus == full.compute.gpus == 1536
+    assert screened.power.facility_kw == pytest.approx(full.power.facility_kw, rel=FACILITY_TOLERANCE)
+    assert screened.racks.total == pytest.approx(full.racks.total, rel=RACKS_TOLERANCE)
+    assert screened.cost.capex_usd == pytest.approx(full.cost.capex_usd, rel=COST_TOLERANCE)

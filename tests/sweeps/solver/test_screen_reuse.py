@@ -6,7 +6,8 @@ import dataclasses
 import pytest
 
 from core.solver.errors import ScenarioError
-from planner.solver.pipeline import CABLES_ENGINE, plan_scenario
+from planner.solver.pipeline import plan_scenario
+from planner.solver.rounds import CABLES_ENGINE
 from planner.solver.scenario import read_scenario
 from sweeps.solver.engine import clear_sweep_caches, evaluate_batch, reads_floor
 from sweeps.solver.keys import plan_value
