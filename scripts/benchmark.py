@@ -35,7 +35,7 @@ from fabric.solver.endpoints import system_endpoints  # noqa: E402
 from fabric.solver.fabric import plan_fabric  # noqa: E402
 from planner.solver.pipeline import plan_scenario, validate_scenario  # noqa: E402
 from planner.solver.rounds import optics_kw_by_device  # noqa: E402
-from power.solver.power_plan import racks_and_power  # noqa: E402
+from power.solver.power_plan import RackDemand, racks_and_power  # noqa: E402
 
 GPU_COUNTS = (1_000, 10_000, 100_000, 1_000_000)
 SYSTEM = "dgx-b300"
@@ -128,10 +128,9 @@ def main() -> None:
                 optics_kw = optics_kw_by_device(plan.fabrics)
 
                 def facility():
-                    return racks_and_power(
-                        nodes, system, scenario.racks, scenario.facility, full_catalog,
-                        switch_groups=groups, optics_kw_by_switch=optics_kw,
-                    )
+                    demand = RackDemand.of(nodes, system, scenario.racks, switch_groups=groups,
+                                           optics_kw_by_switch=optics_kw)
+                    return racks_and_power(demand, scenario.facility, full_catalog)
 
                 racks_ms = best_ms(facility, runs)
                 cables_ms = best_ms(lambda: counted_fabrics(PlanCabling(plan, full_catalog)), runs)

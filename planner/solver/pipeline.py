@@ -19,7 +19,7 @@ from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
 from planner.solver.references import check_references
-from planner.solver.rounds import CABLES_COUNTED, CABLES_ENGINE, optics_kw_by_device, settle
+from planner.solver.rounds import CABLES_ENGINE, FULL_PLAN, PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec, read_scenario
 from planner.solver.steps import bom_and_cost, size_storage_and_reliability
 from planner.solver.token_cost import inference_with_token_cost
@@ -28,6 +28,7 @@ from planner.solver.workload import (
     workload_gpus_needed,
 )
 from power.solver.power_plan import (
+    RackDemand,
     RacksAndPower,
     in_rack_cdu_units,
     packed_racks,
@@ -61,34 +62,25 @@ def validate_scenario(document: Any, catalog: CatalogSnapshot) -> tuple[Scenario
 
 
 def plan_scenario(
-    document: Any, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED,
-    cache: MutableMapping | None = None, lay_out_floor: bool = True,
+    document: Any, catalog: CatalogSnapshot, options: PlanOptions = FULL_PLAN, *, cache: MutableMapping | None = None,
 ) -> Plan:
     """Plan a scenario document (or a spec read from one). Raises ScenarioError (bad input) or
     InfeasibleError (no design).
 
-    `cables` other than CABLES_COUNTED screens the design (a sweep): the cables are not placed
-    and counted one by one, and the cables and modules are the fabric engine's (one length a
-    segment). CABLES_SAMPLED packs the racks once more with the optics' power of a sample of the
-    links where they stand (`cabling_counts.estimated_fabrics`); CABLES_ENGINE packs them with
-    the engine's optics. `cache` keeps each fabric planned and each rack packing for given
-    inputs, for the designs of a sweep that share them (one catalog for every design that uses
-    it). `lay_out_floor` False (a screen only: the cabling needs the floor) leaves the floor
-    layout out, `racks.floor` None and `racks.rows` 0; no other figure changes.
+    `options` say how far the plan goes (a sweep's screen, `rounds.PlanOptions`). `cache` keeps
+    each fabric planned and each rack packing for given inputs, for the designs of a sweep that
+    share them (one catalog for every design that uses it).
     """
-    if cables != CABLES_ENGINE:
-        lay_out_floor = True
     given_catalog = catalog
     scenario, catalog = validate_scenario(document, catalog)
     if scenario.phases:
         return plan_phases(document, scenario, catalog, lambda phase_document: plan_scenario(
-            phase_document, given_catalog, cables=cables, cache=cache, lay_out_floor=lay_out_floor))
+            phase_document, given_catalog, options, cache=cache))
     if len(scenario.pools) > 1:
-        return site.plan_site(scenario, catalog, cables=cables, lay_out_floor=lay_out_floor)
+        return site.plan_site(scenario, catalog, options)
     if scenario.pools:
         with site.pool_paths():
-            plan = plan_scenario(site.one_pool_scenario(scenario), catalog, cables=cables, cache=cache,
-                                 lay_out_floor=lay_out_floor)
+            plan = plan_scenario(site.one_pool_scenario(scenario), catalog, options, cache=cache)
         return site.one_pool_plan(plan, scenario)
     system = catalog.systems[scenario.compute.system]
     inference = _size_inference(scenario, catalog, system)
@@ -96,9 +88,7 @@ def plan_scenario(
     workload = size_workload(scenario.workload, system, compute.gpus) if scenario.workload else None
     storage, reliability, job_warnings = size_storage_and_reliability(scenario, catalog, system, compute, workload)
     # Fabrics, then racks, floor, cooling and facility with the fabrics' switches and optics.
-    fabrics, facility = _fabrics_and_racks(
-        scenario, catalog, system, compute, storage, cables=cables, cache=cache, lay_out_floor=lay_out_floor,
-    )
+    fabrics, facility = _fabrics_and_racks(scenario, catalog, system, compute, storage, options, cache=cache)
     racks = facility.racks
     warnings = compute_warnings(scenario.compute, system, compute) + job_warnings
     warnings += [f"Inference: {warning}" for warning in (inference.warnings if inference else ())]
@@ -157,7 +147,9 @@ class ClusterDesign:
         self.stored = storage_system_counts(storage)
         self.racks_spec = scenario.racks
         self.systems_per_rack_tried: set[int] = set()
-        self.last_packing: dict = {}
+        self.demand: RackDemand | None = None
+        """What the last packing packed, and the racks it gave."""
+        self.packed: RacksResult | None = None
 
     def plan(self, pdus: dict[str, int], planned: dict[str, FabricResult] | None = None) -> dict[str, FabricResult]:
         if planned is not None:
@@ -180,24 +172,24 @@ class ClusterDesign:
         rated = self.system
         if system_optics_kw:
             rated = replace(self.system, power_kw=self.system.power_kw + system_optics_kw / self.compute.total_nodes)
-        self.last_packing = {
-            "system": rated, "racks": self.racks_spec, "storage_systems": self.stored, "servers": self.servers,
-            "optics_kw_by_switch": optics_kw,
-            "switch_groups": [group for fabric in fabrics.values() for group in fabric.switch_groups()],
-        }
-        self.last_packing["packed"] = packed_racks(
-            self.compute.total_nodes, facility=self.scenario.facility, catalog=self.catalog,
-            lay_out_floor=self.lay_out_floor, packing_cache=self.cache, **self.last_packing,
+        self.demand = RackDemand.of(
+            self.compute.total_nodes, rated, self.racks_spec, storage_systems=self.stored, servers=self.servers,
+            optics_kw_by_switch=optics_kw,
+            switch_groups=[group for fabric in fabrics.values() for group in fabric.switch_groups()],
         )
-        return self.last_packing["packed"]
+        self.packed = packed_racks(
+            self.demand, self.scenario.facility, self.catalog, lay_out_floor=self.lay_out_floor,
+            packing_cache=self.cache,
+        )
+        return self.packed
 
     def leaves_moved(self) -> bool:
-        return self.top_of_rack and self.last_packing["packed"].nodes_per_rack != self.nodes_per_rack
+        return self.top_of_rack and self.packed.nodes_per_rack != self.nodes_per_rack
 
     def follow_leaves(self) -> None:
         """Where the leaves for N + 1 systems leave room for only N, and N's for N + 1, the
         racks hold the fewer: the packing is capped there, with a warning."""
-        packed = self.last_packing["packed"].nodes_per_rack
+        packed = self.packed.nodes_per_rack
         if packed in self.systems_per_rack_tried:
             packed = min(self.systems_per_rack_tried | {packed})
             self.racks_spec = replace(self.racks_spec, max_nodes_per_rack=packed)
@@ -236,8 +228,8 @@ class ClusterDesign:
 
     def powered(self) -> RacksAndPower:
         return racks_and_power(
-            self.compute.total_nodes, facility=self.scenario.facility, catalog=self.catalog,
-            lay_out_floor=self.lay_out_floor, finance_facility=self.scenario.finance.facility, **self.last_packing,
+            self.demand, self.scenario.facility, self.catalog, lay_out_floor=self.lay_out_floor,
+            finance_facility=self.scenario.finance.facility, packed=self.packed,
         )
 
     def warnings(self) -> list[str]:
@@ -253,17 +245,16 @@ class ClusterDesign:
 
 def _fabrics_and_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec, compute: ComputeResult,
-    storage: StorageResult | None, *, cables: str = CABLES_COUNTED, cache: MutableMapping | None = None,
-    lay_out_floor: bool = True,
+    storage: StorageResult | None, options: PlanOptions, *, cache: MutableMapping | None = None,
 ) -> tuple[dict[str, FabricResult], RacksAndPower]:
     """Every fabric the scenario names, then the racks and power with their switches and optics,
     where they agree (`rounds.settle`)."""
-    design = ClusterDesign(scenario, catalog, system, compute, storage, cache=cache, lay_out_floor=lay_out_floor)
-    if cables == CABLES_ENGINE:
+    design = ClusterDesign(scenario, catalog, system, compute, storage, cache=cache, lay_out_floor=options.lay_out_floor)
+    if options.cables == CABLES_ENGINE:
         settled = design.settled()
         if settled is not None:
             return settled
-    return settle(design, cables)
+    return settle(design, options.cables)
 
 
 def _compute_spec(scenario: ScenarioSpec, system: SystemSpec, inference: InferenceResult | None = None):

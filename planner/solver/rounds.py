@@ -21,6 +21,7 @@ rounds. Fabric managers, management servers and storage systems are known before
 from the start.
 """
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from core.solver.records import copy_with
@@ -39,6 +40,32 @@ CABLES_SAMPLED = "sampled"
 CABLES_ENGINE = "engine"
 """A coarser screen: the racks packed with the fabric engine's optics (one length a segment)."""
 CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
+
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    """How far a plan goes: by default every cable counted where it stands, on the floor laid out.
+
+    `cables` other than CABLES_COUNTED screens the design (a sweep): the cables are not placed
+    and counted one by one, and the cables and modules are the fabric engine's (one length a
+    segment). CABLES_SAMPLED packs the racks once more with the optics' power of a sample of the
+    links where they stand (`cabling_counts.estimated_fabrics`); CABLES_ENGINE packs them with
+    the engine's optics. `lay_out_floor` False leaves the floor layout out of a CABLES_ENGINE
+    screen (`racks.floor` None, `racks.rows` 0; no other figure changes): the cabling, counted
+    or sampled, needs the floor.
+    """
+
+    cables: str = CABLES_COUNTED
+    lay_out_floor: bool = True
+
+    def __post_init__(self) -> None:
+        if self.cables != CABLES_ENGINE:
+            object.__setattr__(self, "lay_out_floor", True)
+
+
+FULL_PLAN = PlanOptions()
+
 
 PLAN_AND_PACK_ROUNDS = 6
 """Plan-and-pack rounds until top-of-rack leaves and the PDUs on the oob network agree with the

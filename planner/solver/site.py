@@ -35,7 +35,7 @@ from planner.solver.bom import bom_sources, system_part_counts
 from planner.solver.compute import ComputeResult, compute_warnings, size_compute, system_with_nics
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
-from planner.solver.rounds import CABLES_COUNTED, optics_kw_by_device, settle
+from planner.solver.rounds import FULL_PLAN, PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import PoolSpec, ScenarioSpec
 from planner.solver.steps import bom_and_cost, size_storage_and_reliability
 from planner.solver.token_cost import (
@@ -45,6 +45,7 @@ from planner.solver.token_cost import (
 )
 from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
 from power.solver.power_plan import (
+    RackDemand,
     RacksAndPower,
     compute_rack_warnings,
     in_rack_cdu_units,
@@ -170,13 +171,11 @@ def _moved(path: str, moves: tuple[tuple[str, str], ...]) -> str:
     return path
 
 
-def plan_site(
-    scenario: ScenarioSpec, catalog: CatalogSnapshot, *, cables: str = CABLES_COUNTED, lay_out_floor: bool = True,
-) -> Plan:
+def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, options: PlanOptions = FULL_PLAN) -> Plan:
     """Plan a site of two or more pools. Its cables and optics are the cabling plan's, counted
     where they stand (`cabling_counts.counted_fabrics`), in the same rounds as one pool's
     (`rounds.settle`; a pool's own top-of-rack leaves in that pool's compute racks). A screen
-    (`cables`, see `pipeline.plan_scenario`) keeps the fabric engine's or a sample's optics."""
+    (`options`) keeps the fabric engine's or a sample's optics."""
     shared_compute = scenario.fabrics.compute is not None
     pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
              for index, pool in enumerate(scenario.pools)]
@@ -185,8 +184,8 @@ def plan_site(
     storage, reliability, job_warnings = size_storage_and_reliability(
         scenario, catalog, pools[0].system, compute, first_workload
     )
-    design = SiteDesign(scenario, catalog, pools, storage, lay_out_floor)
-    fabrics, facility = settle(design, cables)
+    design = SiteDesign(scenario, catalog, pools, storage, options.lay_out_floor)
+    fabrics, facility = settle(design, options.cables)
     pool_racks = design.packed
     optics_kw = optics_kw_by_device(fabrics)
     rated = {pool.spec.name: _rated(pool, optics_kw.get(pool.system.slug, 0.0)) for pool in pools}
@@ -306,8 +305,12 @@ class SiteDesign:
         self.stored = storage_system_counts(storage)
         self.tried: dict[str, set[int]] = {pool.spec.name: set() for pool in pools}
         self.packed: dict[str, RacksResult] = {}
-        """Each pool's compute racks of the last packing."""
-        self.last_packing: dict = {}
+        """Each pool's compute racks of the last packing; the site's racks it packed for `demand`
+        around them (`compute_racks`, their systems drawing `compute_kw`) are `site_packed`."""
+        self.demand: RackDemand | None = None
+        self.compute_racks: tuple | None = None
+        self.compute_kw = 0.0
+        self.site_packed: RacksResult | None = None
 
     def plan(self, pdus: dict[str, int], planned: dict[str, FabricResult] | None = None) -> dict[str, FabricResult]:
         scenario, catalog, pools = self.scenario, self.catalog, self.pools
@@ -362,16 +365,15 @@ class SiteDesign:
             groups += scale_up_switch_rack_groups(pool.compute.total_nodes, rated, spec, catalog.cooling_types)
             compute_kw += pool.compute.total_nodes * rated.power_kw
         site_racks = replace(self.packed[pools[0].spec.name], compute=sum(r.compute for r in self.packed.values()))
-        self.last_packing = {
-            "switch_groups": switch_groups, "storage_systems": self.stored, "servers": self.servers,
-            "optics_kw_by_switch": optics_kw, "lay_out_floor": self.lay_out_floor,
-            "compute_racks": (site_racks, groups),
-        }
-        self.compute_kw = compute_kw
-        self.last_packing["packed"] = packed_racks(
-            0, pools[0].system, scenario.racks, scenario.facility, catalog, **self.last_packing
+        self.demand = RackDemand.of(
+            0, pools[0].system, scenario.racks, switch_groups=switch_groups, storage_systems=self.stored,
+            servers=self.servers, optics_kw_by_switch=optics_kw,
         )
-        return self.last_packing["packed"]
+        self.compute_racks, self.compute_kw = (site_racks, groups), compute_kw
+        self.site_packed = packed_racks(
+            self.demand, scenario.facility, catalog, lay_out_floor=self.lay_out_floor, compute_racks=self.compute_racks
+        )
+        return self.site_packed
 
     def _moved(self) -> list[str]:
         return [name for name, wanted in self.nodes_per_rack.items()
@@ -403,8 +405,9 @@ class SiteDesign:
     def powered(self) -> RacksAndPower:
         scenario = self.scenario
         return racks_and_power(
-            0, self.pools[0].system, scenario.racks, scenario.facility, self.catalog,
-            finance_facility=scenario.finance.facility, compute_kw=self.compute_kw, **self.last_packing,
+            self.demand, scenario.facility, self.catalog, finance_facility=scenario.finance.facility,
+            lay_out_floor=self.lay_out_floor, compute_racks=self.compute_racks, compute_kw=self.compute_kw,
+            packed=self.site_packed,
         )
 
     def warnings(self) -> list[str]:

@@ -48,43 +48,66 @@ def in_rack_cdu_units(racks: RacksSpec, facility: FacilitySpec, catalog: "Catalo
     return catalog.cooling_units[facility.cdu].rack_units
 
 
-def it_kw_by_category(
-    total_nodes: int,
-    system: SystemSpec,
-    racks: RacksSpec,
-    catalog: "CatalogSnapshot",
-    switch_groups: Sequence[SwitchGroup] = (),
-    storage_systems: Sequence[tuple[str, int]] = (),
-    optics_kw_by_switch: dict[str, float] | None = None,
-    servers: Sequence[ServerGroup] = (),
-) -> dict[str, float]:
+@dataclass(frozen=True)
+class RackDemand:
+    """What the racks hold, the catalog aside: the compute systems, each fabric's switches and
+    the power of the modules in their ports, storage systems and servers. Hashable: with the
+    facility's air and water temperature rises, the in-rack CDU's units and the floor's layout
+    it is the packing cache's key (`packing_key`).
+
+    - `switch_groups` come from the fabric engine (none without fabrics); their placement says
+      whether they sit in compute, network or storage racks.
+    - `storage_systems` are (catalog slug, count) pairs from storage sizing.
+    - `optics_kw` are (switch slug, kW) pairs: the modules in each switch model's ports, all of
+      that model's switches together.
+    - `servers` are the fabric managers and management servers (`management.server_groups`).
+    """
+
+    total_nodes: int
+    system: SystemSpec
+    """With any NIC modules its rating leaves out (see the pipeline)."""
+    racks: RacksSpec
+    switch_groups: tuple[SwitchGroup, ...] = ()
+    storage_systems: tuple[tuple[str, int], ...] = ()
+    optics_kw: tuple[tuple[str, float], ...] = ()
+    servers: tuple[ServerGroup, ...] = ()
+
+    @classmethod
+    def of(
+        cls, total_nodes: int, system: SystemSpec, racks: RacksSpec, *, switch_groups: Sequence[SwitchGroup] = (),
+        storage_systems: Sequence[tuple[str, int]] = (), optics_kw_by_switch: dict[str, float] | None = None,
+        servers: Sequence[ServerGroup] = (),
+    ) -> "RackDemand":
+        return cls(total_nodes, system, racks, tuple(switch_groups), tuple(storage_systems),
+                   tuple((optics_kw_by_switch or {}).items()), tuple(servers))
+
+    @property
+    def optics_kw_by_switch(self) -> dict[str, float]:
+        return dict(self.optics_kw)
+
+
+def it_kw_by_category(demand: RackDemand, catalog: "CatalogSnapshot") -> dict[str, float]:
     """IT power [kW] at maximum input: compute systems (with any NIC modules their rating leaves
     out, see the pipeline), network (switches and the modules in their ports), storage systems,
     management servers and fabric managers."""
-    switches_w = sum(g.count * catalog.switches[g.switch].power_w for g in switch_groups)
+    switches_w = sum(g.count * catalog.switches[g.switch].power_w for g in demand.switch_groups)
     storage_kw = sum(
-        (count * catalog.storage_systems[slug].power_kw for slug, count in storage_systems), 0.0
+        (count * catalog.storage_systems[slug].power_kw for slug, count in demand.storage_systems), 0.0
     )
-    management = management_equipment(server_counts(servers), racks, catalog)
+    management = management_equipment(server_counts(demand.servers), demand.racks, catalog)
     return {
-        "compute": float(total_nodes * system.power_kw),
-        "network": switches_w / 1_000 + sum((optics_kw_by_switch or {}).values()),
+        "compute": float(demand.total_nodes * demand.system.power_kw),
+        "network": switches_w / 1_000 + sum(kw for _, kw in demand.optics_kw),
         "storage": storage_kw,
         "management": sum((count * equipment.power_kw for equipment, count in management), 0.0),
     }
 
 
 def racks_and_power(
-    total_nodes: int,
-    system: SystemSpec,
-    racks: RacksSpec,
+    demand: RackDemand,
     facility: FacilitySpec,
     catalog: "CatalogSnapshot",
     *,
-    switch_groups: Sequence[SwitchGroup] = (),
-    storage_systems: Sequence[tuple[str, int]] = (),
-    optics_kw_by_switch: dict[str, float] | None = None,
-    servers: Sequence[ServerGroup] = (),
     finance_facility: str = "leased",
     lay_out_floor: bool = True,
     packing_cache: MutableMapping | None = None,
@@ -97,21 +120,18 @@ def racks_and_power(
     `finance_facility` (leased or built) says what pays for the building's cooling plant
     (`cooling_plant.cooling_unit_paid_by`). `lay_out_floor` False leaves the floor out (see
     `pack_racks`). `packing_cache`: see `packed_racks`. `packed` is the racks `packed_racks`
-    gave for these same inputs (the pipeline's last plan-and-pack round), not packed again.
+    gave for this same demand (the pipeline's last plan-and-pack round), not packed again.
 
     A site of several pools packs each pool's compute racks itself and gives them in
     `compute_racks` (see `pack_racks`) with their systems' kW in `compute_kw`; the warnings about
     compute racks are then the caller's, pool by pool (`compute_rack_warnings`)."""
     if packed is None:
         packed = packed_racks(
-            total_nodes, system, racks, facility, catalog, switch_groups=switch_groups,
-            storage_systems=storage_systems, optics_kw_by_switch=optics_kw_by_switch, servers=servers,
-            lay_out_floor=lay_out_floor, packing_cache=packing_cache, compute_racks=compute_racks,
+            demand, facility, catalog, lay_out_floor=lay_out_floor, packing_cache=packing_cache,
+            compute_racks=compute_racks,
         )
     cooling = size_cooling_plant(packed.per_rack, facility, catalog)
-    it_kw = it_kw_by_category(
-        total_nodes, system, racks, catalog, switch_groups, storage_systems, optics_kw_by_switch, servers
-    )
+    it_kw = it_kw_by_category(demand, catalog)
     if compute_kw is not None:
         it_kw["compute"] = compute_kw
     pdus = sum(group.pdus * group.count for group in packed.per_rack)
@@ -120,21 +140,15 @@ def racks_and_power(
         racks=packed,
         power=power,
         part_counts=power_part_counts(packed, power, catalog, finance_facility),
-        warnings=power_warnings(packed, power, system, racks, facility, catalog, compute_racks is None),
+        warnings=power_warnings(packed, power, demand.system, demand.racks, facility, catalog, compute_racks is None),
     )
 
 
 def packed_racks(
-    total_nodes: int,
-    system: SystemSpec,
-    racks: RacksSpec,
+    demand: RackDemand,
     facility: FacilitySpec,
     catalog: "CatalogSnapshot",
     *,
-    switch_groups: Sequence[SwitchGroup] = (),
-    storage_systems: Sequence[tuple[str, int]] = (),
-    optics_kw_by_switch: dict[str, float] | None = None,
-    servers: Sequence[ServerGroup] = (),
     lay_out_floor: bool = True,
     packing_cache: MutableMapping | None = None,
     compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
@@ -144,20 +158,17 @@ def packed_racks(
     `packing_cache` keeps each packing by its inputs, for the designs of a sweep that differ
     only in what comes after the racks (PUE, climate, prices); one catalog for every design
     that uses it. A site's `compute_racks` (see `racks_and_power`) are not kept."""
-    reserved_u = in_rack_cdu_units(racks, facility, catalog)
+    reserved_u = in_rack_cdu_units(demand.racks, facility, catalog)
     key = None
     if packing_cache is not None and compute_racks is None:
-        key = packing_key(
-            total_nodes, system, racks, facility, switch_groups, storage_systems, optics_kw_by_switch,
-            servers, reserved_u, lay_out_floor,
-        )
+        key = packing_key(demand, facility, reserved_u, lay_out_floor)
         packed = packing_cache.get(key)
         if packed is not None:
             return packed
     packed = pack_racks(
-        total_nodes, system, racks, catalog,
-        switch_groups=switch_groups, storage_systems=storage_systems, servers=servers,
-        optics_kw_by_switch=optics_kw_by_switch, facility=facility,
+        demand.total_nodes, demand.system, demand.racks, catalog,
+        switch_groups=demand.switch_groups, storage_systems=demand.storage_systems, servers=demand.servers,
+        optics_kw_by_switch=demand.optics_kw_by_switch, facility=facility,
         reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
         cache=packing_cache,
     )
@@ -166,19 +177,10 @@ def packed_racks(
     return packed
 
 
-def packing_key(
-    total_nodes: int, system: SystemSpec, racks: RacksSpec, facility: FacilitySpec,
-    switch_groups: Sequence[SwitchGroup], storage_systems: Sequence[tuple[str, int]],
-    optics_kw_by_switch: dict[str, float] | None, servers: Sequence[ServerGroup], reserved_u: int,
-    lay_out_floor: bool,
-) -> tuple:
+def packing_key(demand: RackDemand, facility: FacilitySpec, reserved_u: int, lay_out_floor: bool) -> tuple:
     """Every input of `pack_racks`, the catalog aside: of the facility only the air and water
     temperature rises reach the racks (their air and water flow)."""
-    return (
-        "racks", total_nodes, system, racks, facility.air_delta_t_k, facility.water_delta_t_k,
-        tuple(switch_groups), tuple(storage_systems), tuple((optics_kw_by_switch or {}).items()),
-        tuple(servers), reserved_u, lay_out_floor,
-    )
+    return ("racks", demand, facility.air_delta_t_k, facility.water_delta_t_k, reserved_u, lay_out_floor)
 
 
 def rack_pdu_counts(racks: RacksResult) -> dict[str, int]:

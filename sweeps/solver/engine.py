@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
-from planner.solver.rounds import CABLES_ENGINE
+from planner.solver.rounds import CABLES_ENGINE, PlanOptions
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import SweepSpec
@@ -65,9 +65,7 @@ def evaluate_design(
         document = spec.design_document(index)
         if reader is not None:
             document = reader.read(document, spec.design_values(index))
-        plan = plan_scenario(
-            document, catalog, cables=cables, cache=cache, lay_out_floor=reads_floor(spec.figure_keys),
-        )
+        plan = plan_scenario(document, catalog, PlanOptions(cables, reads_floor(spec.figure_keys)), cache=cache)
     except ScenarioError as error:
         first = error.errors[0]
         return DesignResult(index, refused_at=first.path, reason=first.message)

@@ -5,14 +5,15 @@ import pytest
 from core.solver.interfaces import SwitchGroup
 from core.solver.management import server_groups
 from fabric.solver.specs import FabricsSpec
-from power.solver.power_plan import packed_racks, racks_and_power
+from power.solver.power_plan import RackDemand, packed_racks, racks_and_power
 from power.solver.specs import FacilitySpec, RacksSpec
 
 
 def plan(catalog, system, nodes, racks=RacksSpec(), facility=FacilitySpec(), **inputs):
     """The racks and power with the scenario's management servers (4 x 1 U head nodes by default)."""
     servers = server_groups(racks, FabricsSpec(), catalog.servers)
-    return racks_and_power(nodes, catalog.systems[system], racks, facility, catalog, servers=servers, **inputs)
+    return racks_and_power(RackDemand.of(nodes, catalog.systems[system], racks, servers=servers, **inputs), facility,
+                           catalog)
 
 
 def test_nvidia_ra_h100_rack_power_and_units(catalog):
@@ -159,13 +160,13 @@ def test_the_racks_alone_are_the_racks_racks_and_power_packs(catalog):
     servers = server_groups(racks, FabricsSpec(), catalog.servers)
     system = catalog.systems["dgx-b200"]
     oob = [SwitchGroup("oob", "leaf", "sn2201", 6, "network_rack")]
-    inputs = dict(switch_groups=oob, servers=servers, optics_kw_by_switch={"sn2201": 0.3})
+    demand = RackDemand.of(96, system, racks, switch_groups=oob, servers=servers, optics_kw_by_switch={"sn2201": 0.3})
     cache: dict = {}
-    alone = packed_racks(96, system, racks, FacilitySpec(pue=1.3), catalog, packing_cache=cache, **inputs)
-    assert packed_racks(96, system, racks, FacilitySpec(pue=1.5), catalog, packing_cache=cache, **inputs) is alone
-    whole = racks_and_power(96, system, racks, FacilitySpec(pue=1.3), catalog, **inputs)
+    alone = packed_racks(demand, FacilitySpec(pue=1.3), catalog, packing_cache=cache)
+    assert packed_racks(demand, FacilitySpec(pue=1.5), catalog, packing_cache=cache) is alone
+    whole = racks_and_power(demand, FacilitySpec(pue=1.3), catalog)
     assert alone == whole.racks and alone.network >= 1
-    from_alone = racks_and_power(96, system, racks, FacilitySpec(pue=1.3), catalog, packed=alone, **inputs)
+    from_alone = racks_and_power(demand, FacilitySpec(pue=1.3), catalog, packed=alone)
     assert from_alone == whole
     assert from_alone.power.facility_kw == pytest.approx(1.3 * from_alone.power.it_kw, rel=0.05)
 

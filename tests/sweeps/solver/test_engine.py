@@ -6,6 +6,7 @@ import random
 import pytest
 
 from planner.solver.pipeline import plan_scenario
+from planner.solver.rounds import PlanOptions
 from sweeps.solver.engine import evaluate_batch, evaluate_design
 from sweeps.solver.pareto import dominates
 from sweeps.solver.spec import read_sweep
@@ -43,7 +44,7 @@ def small(catalog):
 def test_a_design_carries_the_plans_figures(catalog, small):
     spec, results = small
     design = results[0]
-    plan = plan_scenario(spec.design_document(0), catalog, cables="engine")
+    plan = plan_scenario(spec.design_document(0), catalog, PlanOptions("engine"))
     assert design.feasible
     assert design.figures["compute.gpus"] == 256
     assert design.figures["power.facility_kw"] == plan.power.facility_kw

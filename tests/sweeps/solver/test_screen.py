@@ -18,7 +18,7 @@ The tests allow 2 % for facility power and racks, 3 % for the costs.
 import pytest
 
 from planner.solver.pipeline import plan_scenario
-from planner.solver.rounds import CABLE_MODES, CABLES_ENGINE, CABLES_SAMPLED
+from planner.solver.rounds import CABLE_MODES, CABLES_ENGINE, CABLES_SAMPLED, PlanOptions
 
 FACILITY_TOLERANCE = 0.02
 RACKS_TOLERANCE = 0.02
@@ -50,7 +50,7 @@ def document(system, gpus, topology, placement, cooling, oob) -> dict:
 @pytest.mark.parametrize("design", DESIGNS, ids=lambda design: "-".join(map(str, design)))
 def test_the_screen_is_within_the_stated_tolerance_of_the_full_plan(catalog, design, cables):
     full = plan_scenario(document(*design), catalog)
-    screened = plan_scenario(document(*design), catalog, cables=cables)
+    screened = plan_scenario(document(*design), catalog, PlanOptions(cables))
     assert screened.compute.gpus == full.compute.gpus
     assert screened.power.facility_kw == pytest.approx(full.power.facility_kw, rel=FACILITY_TOLERANCE)
     assert screened.racks.total == pytest.approx(full.racks.total, rel=RACKS_TOLERANCE)
@@ -62,13 +62,13 @@ def test_the_screen_leaves_out_only_the_cable_count(catalog):
     """Without fabrics there are no cables: the screen is the full plan."""
     plain = {"name": "no fabric", "compute": {"system": "dgx-h100", "gpus": 1024}}
     for cables in (CABLES_ENGINE, CABLES_SAMPLED):
-        assert plan_scenario(plain, catalog, cables=cables) == plan_scenario(plain, catalog)
+        assert plan_scenario(plain, catalog, PlanOptions(cables)) == plan_scenario(plain, catalog)
 
 
 def test_the_screen_does_not_count_the_cables(catalog):
     """The engine's cables (one length a segment) differ from the counted ones."""
     doc = document(*DESIGNS[1])
-    full, screened = plan_scenario(doc, catalog), plan_scenario(doc, catalog, cables=CABLES_ENGINE)
+    full, screened = plan_scenario(doc, catalog), plan_scenario(doc, catalog, PlanOptions(CABLES_ENGINE))
     assert screened.fabrics["compute"].cables != full.fabrics["compute"].cables
 
 
@@ -82,8 +82,8 @@ def test_a_fabric_cache_gives_the_plan_without_it(catalog, cables):
             for budget_kw in (45, 60, 90):
                 doc = document(*design[:4], cooling, design[5])
                 doc["racks"]["power_budget_kw"] = budget_kw
-                cached = plan_scenario(doc, catalog, cables=cables, cache=cache)
-                assert cached == plan_scenario(doc, catalog, cables=cables)
+                cached = plan_scenario(doc, catalog, PlanOptions(cables), cache=cache)
+                assert cached == plan_scenario(doc, catalog, PlanOptions(cables))
     assert any(key[0] == "support racks" for key in cache), "the network racks were kept"
 
 
@@ -102,7 +102,7 @@ SITE = {
 def test_a_site_is_screened_as_one_cluster_is(catalog, cables):
     """A site goes through the same rounds (`rounds.settle`): screened, its cables are the
     engine's or a sample's, within the tolerance of the full plan, with the floor laid out."""
-    full, screened = plan_scenario(SITE, catalog), plan_scenario(SITE, catalog, cables=cables)
+    full, screened = plan_scenario(SITE, catalog), plan_scenario(SITE, catalog, PlanOptions(cables))
     assert screened.fabrics["compute-training"].cables != full.fabrics["compute-training"].cables
     assert screened.racks.floor is not None
     assert screened.compute.gpus == full.compute.gpus == 1536

@@ -7,7 +7,7 @@ import pytest
 
 from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
-from planner.solver.rounds import CABLES_ENGINE
+from planner.solver.rounds import CABLES_ENGINE, PlanOptions
 from planner.solver.scenario import read_scenario
 from sweeps.solver.engine import clear_sweep_caches, evaluate_batch, reads_floor
 from sweeps.solver.keys import plan_value
@@ -48,7 +48,7 @@ def test_every_design_has_the_figures_of_its_plan_made_alone(catalog, reuse):
     spec, results = reuse
     assert len(results) == spec.design_count == 64
     for result in results:
-        alone = plan_scenario(spec.design_document(result.index), catalog, cables=CABLES_ENGINE)
+        alone = plan_scenario(spec.design_document(result.index), catalog, PlanOptions(CABLES_ENGINE))
         assert result.feasible
         assert result.figures == {key: plan_value(alone, key) for key in spec.figure_keys}
 
@@ -63,15 +63,15 @@ def test_the_prices_and_years_change_the_cost_not_the_racks(reuse):
 
 def test_without_the_floor_only_the_floor_is_missing(catalog):
     document = {**REUSE_SWEEP["base"], "racks": {"power_budget_kw": 60, "cooling": "direct_liquid"}}
-    laid_out = plan_scenario(document, catalog, cables=CABLES_ENGINE)
-    bare = plan_scenario(document, catalog, cables=CABLES_ENGINE, lay_out_floor=False)
+    laid_out = plan_scenario(document, catalog, PlanOptions(CABLES_ENGINE))
+    bare = plan_scenario(document, catalog, PlanOptions(CABLES_ENGINE, lay_out_floor=False))
     assert bare.racks.floor is None and bare.racks.rows == 0
     assert laid_out.racks.floor.area_m2 > 0 and laid_out.racks.rows > 0
     assert dataclasses.replace(bare, racks=laid_out.racks) == laid_out
 
 
 def test_the_full_plan_always_lays_out_the_floor(catalog):
-    plan = plan_scenario(REUSE_SWEEP["base"], catalog, lay_out_floor=False)
+    plan = plan_scenario(REUSE_SWEEP["base"], catalog, PlanOptions(lay_out_floor=False))
     assert plan.racks.floor is not None
 
 
@@ -81,7 +81,7 @@ def test_a_sweep_that_reads_the_floor_lays_it_out(catalog):
     spec = read_sweep({**REUSE_SWEEP, "objectives": [{"key": "racks.floor.area_m2", "goal": "minimise"}]}, catalog)
     results = evaluate_batch(spec, 0, 4, catalog)
     for result in results:
-        alone = plan_scenario(spec.design_document(result.index), catalog, cables=CABLES_ENGINE)
+        alone = plan_scenario(spec.design_document(result.index), catalog, PlanOptions(CABLES_ENGINE))
         assert result.figures["racks.floor.area_m2"] == alone.racks.floor.area_m2 > 0
 
 
