@@ -20,7 +20,9 @@ from django.conf import settings
 from django.utils.text import slugify
 
 from core.solver.errors import ScenarioError
+from handoff.cabling_parquet import ROWS_PER_GROUP
 from handoff.exports import (
+    BINARY_EXPORTS,
     CABLE_SIZED_EXPORTS,
     STREAMED_EXPORTS,
     check_export_format,
@@ -31,13 +33,12 @@ from jobs.models import Job
 from jobs.services import JobOutput, job_enqueue
 from jobs.worker import JobContext, JobError
 from planner.models import Scenario
-from core.solver.errors import ScenarioError
 from planner.services import IN_A_JOB, plan_document, scenario_plan
 from planner.solver.limits import workbook_cpu_s
 from planner.solver.plan import Plan
 
 PLAN_EXPORT_JOB = "plan_export"
-EXPORT_TITLES = {"cabling": "Cabling plan", "xlsx": "Workbook", "csv": "Bill of materials", "json": "Plan",
+EXPORT_TITLES = {"cabling": "Cabling plan", "cabling-parquet": "Cabling plan (Parquet)", "xlsx": "Workbook", "csv": "Bill of materials", "json": "Plan",
                  "ufm-p2p": "UFM point-to-point bundle", "netbox": "NetBox bundle"}
 ZIP_CONTENT_TYPE = "application/zip"
 
@@ -94,6 +95,8 @@ def plan_export_job(context: JobContext) -> JobOutput:
     except ScenarioError as error:
         raise JobError(f"the scenario cannot be planned: {error}") from None
     stem = slugify(plan.name) or "plan"
+    if export_format in BINARY_EXPORTS and export_format in STREAMED_EXPORTS:
+        return _streamed_file(context, plan, export_format, stem)
     if export_format in STREAMED_EXPORTS:
         return _zipped_lines(context, plan, export_format, stem)
     content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=context.parameters.get("node_pattern"),
@@ -116,6 +119,20 @@ def _plan(context: JobContext) -> Plan:
             f"revision {parameters['revision']} was asked for: export it again"
         )
     return scenario_plan(scenario=scenario, budget=IN_A_JOB)
+
+
+def _streamed_file(context: JobContext, plan: Plan, export_format: str, stem: str) -> JobOutput:
+    """A binary streamed export (Parquet, compressed already) written a row group at a time."""
+    blocks, content_type, suffix = plan_export_lines(plan, export_format)
+    rows = plan_cable_count(plan)
+    name = f"{stem}.{suffix}"
+    with (context.folder / name).open("wb") as handle:
+        for written, block in enumerate(blocks, start=1):
+            handle.write(block)
+            done = min(written * ROWS_PER_GROUP, rows)
+            context.progress(done / max(rows, 1), f"{done:,} of {rows:,} cables written")
+    context.progress(1.0, f"{rows:,} cables written", force=True)
+    return JobOutput(name, content_type)
 
 
 def _zipped_lines(context: JobContext, plan: Plan, export_format: str, stem: str) -> JobOutput:

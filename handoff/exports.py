@@ -25,6 +25,8 @@ from core.solver.cells import spreadsheet_text
 from core.solver.errors import ScenarioError
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_columns
 from fabric.solver.cabling_columns import object_array
+from handoff.cabling_parquet import CONTENT_TYPE as PARQUET_CONTENT_TYPE
+from handoff.cabling_parquet import plan_export_cabling_parquet
 from handoff.formats import (
     handoff_available,
     handoff_check,
@@ -365,8 +367,10 @@ def csv_field(value: Any) -> str:
 
 STREAMED_EXPORTS = {
     "cabling": (plan_export_cabling_lines, "text/csv; charset=utf-8", "cabling.csv"),
+    "cabling-parquet": (plan_export_cabling_parquet, PARQUET_CONTENT_TYPE, "cabling.parquet"),
 }
-"""Exports made from the `Plan` line by line, for a streaming response."""
+"""Exports made from the `Plan` a block at a time, for a streaming response: lines of text, or
+a binary file's bytes (`BINARY_EXPORTS`) a row group at a time."""
 HANDOFF_EXPORTS = {
     "slurm-topology": (slurm_topology_conf, "text/plain; charset=utf-8", "topology.conf"),
     "slurm-block": (slurm_block_conf, "text/plain; charset=utf-8", "block-topology.conf"),
@@ -379,7 +383,7 @@ NODE_PATTERN_EXPORTS = frozenset({"slurm-topology", "slurm-block", "slurm-yaml",
 """Exports that name the Slurm nodes (`node_pattern`)."""
 CABLE_SIZED_EXPORTS = frozenset({*STREAMED_EXPORTS, "ufm-p2p", "netbox"})
 """Exports that grow with the cables: a background job past `settings.HEAVY_EXPORT_CABLES`."""
-BINARY_EXPORTS = frozenset({"xlsx", "ufm-p2p", "netbox"})
+BINARY_EXPORTS = frozenset({"xlsx", "ufm-p2p", "netbox", "cabling-parquet"})
 EXPORT_FORMATS = (*EXPORTS, *STREAMED_EXPORTS, *HANDOFF_EXPORTS)
 
 
@@ -400,9 +404,9 @@ def plan_export(plan: dict[str, Any], export_format: str) -> tuple[bytes, str, s
 
 def plan_export_lines(
     plan: "Plan", export_format: str, catalog: "CatalogSnapshot | None" = None
-) -> tuple[Iterator[str], str, str]:
-    """A streamed export of the plan: its lines (made as they are asked for), content type and
-    file name suffix."""
+) -> tuple[Iterator[str] | Iterator[bytes], str, str]:
+    """A streamed export of the plan: its lines (made as they are asked for; a binary format's
+    blocks of bytes), content type and file name suffix."""
     check_export_format(export_format)
     if export_format not in STREAMED_EXPORTS:
         raise ValueError(f"{export_format} is not streamed: use plan_export")

@@ -65,11 +65,13 @@ def budget_cpu_s(budget: str) -> float:
     return settings.PLAN_INTERACTIVE_CPU_S if budget == INTERACTIVE else JOB_CPU_S
 
 
-def document_work(document, catalog: CatalogSnapshot, *, budget: str = INTERACTIVE) -> WorkEstimate:
+def document_work(document, catalog: CatalogSnapshot, *, budget: str = INTERACTIVE, cache: dict | None = None,
+                  ) -> WorkEstimate:
     """The work the document's plan would take (`planner.solver.limits.work_estimate`), or
     ScenarioError when the document is invalid or its plan would pass a limit. `document` may be
-    the spec `scenario_validate` read from it: a request reads its document once."""
-    return work_estimate(_read(document, catalog), catalog, budget_cpu_s=budget_cpu_s(budget))
+    the spec `scenario_validate` read from it: a request reads its document once. `cache` keeps
+    the fabrics the estimate plans for the plan that follows."""
+    return work_estimate(_read(document, catalog), catalog, budget_cpu_s=budget_cpu_s(budget), cache=cache)
 
 
 def plan_document(document, catalog: CatalogSnapshot | None = None, *, budget: str = INTERACTIVE,
@@ -84,8 +86,10 @@ def plan_document(document, catalog: CatalogSnapshot | None = None, *, budget: s
     """
     catalog = catalog or catalog_snapshot()
     scenario = _read(document, catalog)
-    check_work_budget(document_work(scenario, catalog, budget=budget), budget_cpu_s(budget), remedy=remedy)
-    return plan_scenario(scenario, catalog)
+    planned: dict = {}  # the estimate's fabrics, which the plan's first round plans alike
+    check_work_budget(document_work(scenario, catalog, budget=budget, cache=planned), budget_cpu_s(budget),
+                      remedy=remedy)
+    return plan_scenario(scenario, catalog, cache=planned)
 
 
 def scenario_validate(document, catalog: CatalogSnapshot | None = None) -> ScenarioSpec:

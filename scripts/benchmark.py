@@ -189,7 +189,8 @@ def cabling_timings(runs: int) -> None:
     catalog = catalog_snapshot_from_files()
     runs = min(runs, 3)
     print(f"\nCabling plan ({SYSTEM}, every fabric), best of {runs} runs")
-    print(f"{'GPUs':>10}  {'cables':>9}  {'rows/s':>10}  {'CSV lines/s':>11}  {'peak memory (KiB)':>17}")
+    print(f"{'GPUs':>10}  {'cables':>9}  {'rows/s':>10}  {'CSV lines/s':>11}  {'Parquet rows/s':>14}  "
+          f"{'peak memory (KiB)':>17}")
     for gpus in (1_000, 100_000):
         plan = plan_scenario(document(gpus, designs(gpus)["fat tree, q3400"]), catalog)
         cables = sum(link.count for fabric in plan.fabrics.values() for link in fabric.links)
@@ -198,17 +199,19 @@ def cabling_timings(runs: int) -> None:
             for _ in cabling_rows(plan, catalog):
                 pass
 
-        def lines(plan=plan):
-            for _ in plan_export_lines(plan, "cabling", catalog)[0]:
+        def lines(plan=plan, export_format="cabling"):
+            for _ in plan_export_lines(plan, export_format, catalog)[0]:
                 pass
 
         rows_s = best_ms(rows, runs) / 1000
         lines_s = best_ms(lines, runs) / 1000
+        parquet_s = best_ms(lambda plan=plan: lines(plan, "cabling-parquet"), runs) / 1000
         tracemalloc.start()
         lines()
         peak_kib = tracemalloc.get_traced_memory()[1] / 1024
         tracemalloc.stop()
-        print(f"{gpus:>10,}  {cables:>9,}  {cables / rows_s:>10,.0f}  {cables / lines_s:>11,.0f}  {peak_kib:>17,.0f}")
+        print(f"{gpus:>10,}  {cables:>9,}  {cables / rows_s:>10,.0f}  {cables / lines_s:>11,.0f}  "
+              f"{cables / parquet_s:>14,.0f}  {peak_kib:>17,.0f}")
 
 
 def workspace_timings(runs: int) -> None:

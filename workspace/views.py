@@ -55,6 +55,7 @@ EXPORT_LABELS = {
     "xlsx": "Workbook (XLSX)",
     "cabling": "Cabling plan (CSV)",
     "cabling.csv": "Cabling plan (CSV)",
+    "cabling-parquet": "Cabling plan (Parquet)",
     "slurm-topology": "Slurm topology.conf (tree)",
     "slurm-block": "Slurm topology.conf (blocks)",
     "slurm-yaml": "Slurm topology.yaml",

@@ -10,6 +10,7 @@ naming the input that drove it.
 """
 
 import math
+from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -151,6 +152,7 @@ class WorkEstimate(PlanWork):
 
 def work_estimate(
     document: Any, catalog: CatalogSnapshot, *, designs: int = 1, budget_cpu_s: float | None = None,
+    cache: MutableMapping | None = None,
 ) -> WorkEstimate:
     """The work a valid document's plan will take, summed over its pools and phases, or
     InfeasibleError when one of its plans would pass a limit above (`check_work_limits`).
@@ -161,6 +163,9 @@ def work_estimate(
     is returned before any plan's figures are worked out. Then each phase's document is read and
     checked as the pipeline will plan it, and its figures summed, stopping once the sum is past
     `budget_cpu_s` (the estimate is then a lower bound, enough to refuse the request).
+
+    `cache` keeps the fabrics planned here for the plan that follows (`plan_scenario`'s
+    `cache`): the pipeline's first round plans them with the same inputs.
     """
     scenario, scenario_catalog = validate_scenario(document, catalog)
     phases = len(scenario.phases) or 1
@@ -170,7 +175,7 @@ def work_estimate(
     if budget_cpu_s is not None and rough.cpu_s > budget_cpu_s:
         return rough
     if not scenario.phases:
-        return _estimate(check_work_limits(scenario, scenario_catalog), phases=1, designs=designs)
+        return _estimate(check_work_limits(scenario, scenario_catalog, cache), phases=1, designs=designs)
     if not isinstance(document, dict):
         document = spec_document(scenario)
     tier_names = tuple(tier.name for tier in scenario.storage.tiers)
@@ -180,7 +185,7 @@ def work_estimate(
         phased_document = phase_document(document, phase, tier_names)
         try:
             phased, phased_catalog = validate_scenario(phased_document, catalog)
-            works.append(check_work_limits(phased, phased_catalog))
+            works.append(check_work_limits(phased, phased_catalog, cache))
         except ScenarioError as error:  # named on the phase's own key, as planning the phase would
             raise phase_error(error, index, phase, phased_document) from error
         if budget_cpu_s is not None and sum(work.cpu_s for work in works) * designs > budget_cpu_s:
@@ -248,7 +253,9 @@ def _inference_gpus(spec: InferenceSpec, catalog: CatalogSnapshot, system: Syste
     return gpus
 
 
-def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> PlanWork:
+def check_work_limits(
+    scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: MutableMapping | None = None,
+) -> PlanWork:
     """The figures of one plan of a valid scenario (without its phases: `work_estimate` sums
     them), or InfeasibleError when the plan would pass a limit above.
 
@@ -257,10 +264,10 @@ def check_work_limits(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> PlanW
     """
     if scenario.pools:
         return _check_pools(scenario, catalog)
-    return _check_one_pool(scenario, catalog)
+    return _check_one_pool(scenario, catalog, cache)
 
 
-def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWork":
+def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: MutableMapping | None = None) -> "PlanWork":
     """The limits of a one-pool scenario; its figures, for a site's sums and the estimate."""
     system = catalog.systems[scenario.compute.system]
     compute_spec = scenario.compute
@@ -294,7 +301,7 @@ def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWo
     compute = size_compute(compute_spec, system)
     storage = _check_storage(scenario, catalog, compute, system)
     racks, rows = _check_racks(scenario, catalog, compute, system)
-    cables, cable_field = _check_cables(scenario, catalog, compute, storage, system)
+    cables, cable_field = _check_cables(scenario, catalog, compute, storage, system, cache)
     size_field = _size_field(scenario)
     fabrics = sum(getattr(scenario.fabrics, name) is not None for name in ("compute", "storage", "inband", "oob"))
     return PlanWork(
@@ -383,7 +390,7 @@ def _check_racks(
 
 def _check_cables(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, storage: StorageResult | None,
-    system,
+    system, cache: MutableMapping | None = None,
 ) -> tuple[int, str]:
     """The fabrics planned as the pipeline first plans them (their counts are closed-form, a
     millisecond at any size), before any cable is placed or any rack packed: their cables and
@@ -402,7 +409,8 @@ def _check_cables(
         "storage": storage_endpoint_groups(storage),
         "oob": management_port_endpoints({}, servers, storage_system_counts(storage)),
     }
-    fabrics = plan_fabrics(scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, endpoints)
+    fabrics = plan_fabrics(scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, endpoints,
+                           cache=cache)
     cables = {name: sum(link.count for link in fabric.links) for name, fabric in fabrics.items()}
     total = sum(cables.values())
     largest = max(cables, key=cables.__getitem__)

@@ -6,6 +6,7 @@ import csv
 import io
 import zipfile
 
+import pyarrow.parquet as pq
 import pytest
 from openpyxl import load_workbook
 from rest_framework.test import APIClient
@@ -65,7 +66,7 @@ def workbook_values(content: bytes) -> dict:
     return {sheet.title: [list(row) for row in sheet.iter_rows(values_only=True)] for sheet in workbook}
 
 
-@pytest.mark.parametrize("export_format", ["cabling", "xlsx", "csv", "json"])
+@pytest.mark.parametrize("export_format", ["cabling", "cabling-parquet", "xlsx", "csv", "json"])
 def test_a_jobs_export_equals_the_export_made_while_you_wait(user_api, user, export_format):
     scenario_id = saved(user_api)
     expected = streamed(user_api.get(f"/api/v1/scenarios/{scenario_id}/export.{export_format}"))
@@ -81,6 +82,10 @@ def test_a_jobs_export_equals_the_export_made_while_you_wait(user_api, user, exp
         assert name == "b200-pod.cabling.csv"
         assert content == expected
         assert job.message == f"{len(content.splitlines()) - 1:,} cables written"
+    elif export_format == "cabling-parquet":
+        assert job.result_name == "b200-pod.cabling.parquet"
+        assert path.read_bytes() == expected
+        assert job.message == f"{pq.read_table(path).num_rows:,} cables written"
     elif export_format == "xlsx":
         assert workbook_values(path.read_bytes()) == workbook_values(expected)
     else:

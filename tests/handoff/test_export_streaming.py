@@ -7,6 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from catalog.rows import catalog_snapshot_from_files
+from handoff import cabling_parquet
 from handoff.export_jobs import plan_cable_count
 from handoff.exports import in_blocks, plan_export_lines
 from planner.solver.pipeline import plan_scenario
@@ -23,13 +24,13 @@ def plan_of(nodes: int, *, oob: bool = True):
     return plan_scenario(document, catalog), catalog
 
 
-def streamed_with_peak(nodes: int) -> tuple[int, int, int]:
-    """(cables, CSV bytes, peak bytes traced while streaming them)."""
+def streamed_with_peak(nodes: int, export_format: str = "cabling") -> tuple[int, int, int]:
+    """(cables, bytes or characters written, peak bytes traced while streaming them)."""
     plan, catalog = plan_of(nodes)
     tracemalloc.start()
     try:
         written = 0
-        for line in plan_export_lines(plan, "cabling", catalog)[0]:
+        for line in plan_export_lines(plan, export_format, catalog)[0]:
             written += len(line)
         peak_bytes = tracemalloc.get_traced_memory()[1]
     finally:
@@ -46,6 +47,17 @@ def test_the_cabling_plan_streams_with_flat_memory_far_below_its_size():
     # module held in each cage (a few bytes a cable): 6 times the CSV for a megabyte more.
     assert peak < written / 2.5, f"peak {peak:,} B for {written:,} B of CSV"
     assert peak - small_peak < (written - small_bytes) / 5, (
+        f"peak {peak:,} B for {cables:,} cables, {small_peak:,} B for {small_cables:,}")
+
+
+def test_the_parquet_file_streams_with_memory_flat_past_a_row_group(monkeypatch):
+    """What is held is one row group's columns (`cabling_parquet.ROWS_PER_GROUP` rows, here
+    8,192): four times the cables, no more memory than the modules held in each cage take."""
+    monkeypatch.setattr(cabling_parquet, "ROWS_PER_GROUP", 8_192)
+    small_cables, _, small_peak = streamed_with_peak(512, "cabling-parquet")
+    cables, _, peak = streamed_with_peak(2_048, "cabling-parquet")
+    assert cables > 4 * small_cables > 4 * 8_192
+    assert peak - small_peak < 40 * (cables - small_cables), (
         f"peak {peak:,} B for {cables:,} cables, {small_peak:,} B for {small_cables:,}")
 
 

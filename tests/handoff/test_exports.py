@@ -74,7 +74,7 @@ def test_unknown_format_is_a_field_error(plan):
     with pytest.raises(ScenarioError) as caught:
         plan_export(plan, "pdf")
     assert caught.value.as_dict() == {"format": [
-        "must be one of: json, csv, xlsx, cabling, slurm-topology, slurm-block, slurm-yaml, ufm-p2p, netbox"]}
+        "must be one of: json, csv, xlsx, cabling, cabling-parquet, slurm-topology, slurm-block, slurm-yaml, ufm-p2p, netbox"]}
 
 
 H100_4SU_FABRIC = {**H100_4SU, "fabrics": {"compute": {"switch": "qm9700", "tiers": 2}}}

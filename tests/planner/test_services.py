@@ -40,3 +40,26 @@ def test_a_phased_scenario_plans_alike_from_its_spec_and_its_document(catalog, e
     document leaves out stay out, so that each phase reads as its document would."""
     document = yaml.safe_load((EXAMPLES / f"{example}.yaml").read_text())
     assert plan_scenario(read_scenario(document), catalog) == plan_scenario(document, catalog)
+
+
+def test_a_plan_does_not_plan_again_the_fabrics_its_work_estimate_planned(catalog):
+    """The estimate plans every fabric as the pipeline's first round does (no PDUs on oob yet):
+    the plan takes those four from it and plans only what the rounds change (oob with the PDUs)."""
+    from fabric.solver import fabric
+    from planner.solver.limits import work_estimate
+
+    document = {
+        "name": "B300, 1k GPUs", "compute": {"system": "dgx-b300", "gpus": 1024},
+        "racks": {"power_budget_kw": 130, "cooling": "direct_liquid"},
+        "fabrics": {"compute": {"switch": "q3400"}, "storage": {"switch": "q3400"},
+                    "inband": {"switch": "q3400"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}},
+    }
+
+    def fabrics_planned(call) -> int:
+        with mock.patch.object(fabric, "plan_fabric", side_effect=fabric.plan_fabric) as planned:
+            call()
+        return planned.call_count
+
+    spec = services.scenario_validate(document, catalog)
+    apart = fabrics_planned(lambda: (work_estimate(spec, catalog), plan_scenario(spec, catalog)))
+    assert fabrics_planned(lambda: services.plan_document(document, catalog)) == apart - 4

@@ -102,9 +102,35 @@ def test_a_large_sweep_without_output_is_refused(capsys, tmp_path):
     assert code == 2 and err.startswith("output: the sweep has 101,000 designs")
 
 
-def test_only_csv_is_written(capsys, small_file, tmp_path):
-    code, _, err = run_command(capsys, "sweep", small_file, "--output", tmp_path / "designs.parquet")
-    assert code == 2 and "output: write the designs to a .csv file" in err
+def test_the_designs_are_written_to_a_csv_or_a_parquet_file_alike(capsys, small_file, tmp_path):
+    """The Parquet file holds the CSV's rows, typed: axis values and figures as numbers, a
+    refused design's missing figures and a feasible design's refusal as null."""
+    import pyarrow.parquet as pq
+
+    for name in ("designs.csv", "designs.parquet"):
+        code, _, _ = run_command(capsys, "sweep", small_file, "--output", tmp_path / name, "--no-progress")
+        assert code == 0
+    rows = list(csv.DictReader((tmp_path / "designs.csv").open()))
+    table = pq.read_table(tmp_path / "designs.parquet")
+    assert table.column_names == list(rows[0])
+    assert table.schema.field("compute.gpus").type == "int64"
+
+    def read(value):
+        """A CSV cell as the value it writes ("" for none; a number's digits as the number)."""
+        if value in ("", None):
+            return None
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            return {"True": True, "False": False}.get(value, value)
+
+    def by_design(table_rows):
+        return sorted(({key: read(value) for key, value in row.items()} for row in table_rows),
+                      key=lambda row: row["design"])
+
+    assert by_design(table.to_pylist()) == by_design(rows)
+    code, _, err = run_command(capsys, "sweep", small_file, "--output", tmp_path / "designs.xlsx")
+    assert code == 2 and "output: write the designs to a .csv or a .parquet file" in err
 
 
 def test_the_best_design_is_saved_as_a_scenario_that_plans(capsys, small_file, tmp_path, catalog):

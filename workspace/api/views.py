@@ -20,6 +20,7 @@ from catalog.rows import catalog_snapshot
 from core.solver.errors import InfeasibleError, ScenarioError
 from handoff.export_jobs import export_runs_as_job, plan_cable_count, plan_export_job_enqueue
 from handoff.exports import (
+    BINARY_EXPORTS,
     EXPORT_FORMATS,
     EXPORTS,
     HANDOFF_EXPORTS,
@@ -109,7 +110,8 @@ class PlanView(APIView):
 EXPORT_DESCRIPTION = (
     f"Formats: {', '.join(EXPORT_FORMATS)} (json: the plan; csv: the bill of materials; xlsx: a "
     "workbook with the summary, BOM, every plan section and the inputs; cabling: the "
-    "point-to-point cabling plan as CSV, one row per cable, streamed; slurm: Slurm's topology.conf "
+    "point-to-point cabling plan as CSV, one row per cable, streamed; cabling-parquet: the same rows "
+    "as a Parquet file, typed, streamed a row group at a time; slurm: Slurm's topology.conf "
     "for topology/tree; slurm-block: topology.conf for topology/block, one block per NVLink domain "
     "of a rack-scale system; slurm-yaml: Slurm's topology.yaml; ufm: the UFM Cable Validation "
     "Tool's point-to-point workbook, a sheet per InfiniBand fabric; netbox: a zip of device types "
@@ -120,7 +122,7 @@ EXPORT_DESCRIPTION = (
     "in a few seconds (ufm: a fifth of them) "
     f"(settings.HEAVY_EXPORT_CABLES, {settings.HEAVY_EXPORT_CABLES:,} by default) is made by a "
     "background job instead: 202 with the job, whose `url` (also the Location header) gives its "
-    "progress and, once done, a `download_url` (the CSV, zipped). So is an xlsx workbook of more "
+    "progress and, once done, a `download_url` (the CSV zipped, or the Parquet file). So is an xlsx workbook of more "
     "rows of racks than it writes in a request, and any export of a plan that is more work than "
     "a request (about 2 CPU seconds, estimated before planning). Heavy exports of posted "
     "documents need a signed-in user (422 otherwise, naming the input that made it heavy)."
@@ -175,7 +177,9 @@ def export_response(request, plan, export_format: str, *, scenario=None, documen
                            node_pattern=node_pattern, device_prefix=device_prefix)
     if export_format in STREAMED_EXPORTS:
         lines, content_type, suffix = plan_export_lines(plan, export_format)
-        response = StreamingHttpResponse(in_blocks(lines), content_type=content_type)
+        # A binary format's blocks are row groups already; lines of text are sent in blocks.
+        blocks = lines if export_format in BINARY_EXPORTS else in_blocks(lines)
+        response = StreamingHttpResponse(blocks, content_type=content_type)
     else:
         content, content_type, suffix = plan_export_of(plan, export_format, node_pattern=node_pattern,
                                                        device_prefix=device_prefix)

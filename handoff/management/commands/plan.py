@@ -16,7 +16,7 @@ from planner.services import IN_A_JOB, plan_document
 from planner.solver.documents import MAX_DOCUMENT_BYTES, parse_document
 
 EXIT_BAD_SCENARIO = 2
-BINARY_NAMES = {"xlsx": "an xlsx workbook", "ufm-p2p": "a UFM bundle (zip: point-to-point workbook and hca_mapping)", "netbox": "a NetBox bundle (zip)"}
+BINARY_NAMES = {"xlsx": "an xlsx workbook", "cabling-parquet": "a Parquet file", "ufm-p2p": "a UFM bundle (zip: point-to-point workbook and hca_mapping)", "netbox": "a NetBox bundle (zip)"}
 
 
 class Command(BaseCommand):
@@ -24,8 +24,8 @@ class Command(BaseCommand):
         "Plan a scenario document (JSON or YAML). Prints the plan (json), the bill of materials "
         "(csv), the point-to-point cabling plan (cabling, CSV written line by line), Slurm's topology "
         "(slurm: topology.conf for topology/tree; slurm-block: for topology/block; slurm-yaml: "
-        "topology.yaml) or writes a workbook (xlsx), the UFM bundle (ufm: point-to-point workbook and hca_mapping, a zip) or a NetBox "
-        "bundle (netbox, a zip), these three with --output; or prints one line per bad field on "
+        "topology.yaml) or writes a workbook (xlsx), the UFM bundle (ufm: point-to-point workbook and hca_mapping, a zip), a NetBox "
+        "bundle (netbox, a zip) or the cabling plan as Parquet (cabling-parquet), these four with --output; or prints one line per bad field on "
         "stderr and exits with status 2."
     )
 
@@ -89,9 +89,14 @@ def _read(scenario_file: str) -> tuple[bytes, str]:
 
 
 def _write_lines(output: str, lines) -> None:
-    """Write the lines one at a time, as they are made."""
+    """Write the lines (or a binary file's blocks) one at a time, as they are made."""
+    lines = iter(lines)
+    first = next(lines, "")
     try:
-        with Path(output).open("w", encoding="utf-8", newline="") as handle:
+        binary = isinstance(first, bytes)
+        text = {} if binary else {"encoding": "utf-8", "newline": ""}
+        with Path(output).open("wb" if binary else "w", **text) as handle:
+            handle.write(first)
             handle.writelines(lines)
     except OSError as error:
         raise ScenarioError.at(output, f"cannot be written: {error.strerror}") from None

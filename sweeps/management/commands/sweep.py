@@ -31,7 +31,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--scheduler", help="Dask scheduler address (tcp://host:8786); default DASK_SCHEDULER_ADDRESS."
         )
-        parser.add_argument("--output", help="Write every design's figures to this CSV file.")
+        parser.add_argument("--output", help="Write every design's figures to this CSV or Parquet file (.csv, .parquet).")
         parser.add_argument(
             "--cables", choices=CABLE_MODES, default=CABLES_ENGINE,
             help="engine (default): screen each design with the fabric engine's cables and optics; "

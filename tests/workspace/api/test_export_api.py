@@ -38,7 +38,7 @@ def test_unknown_format_is_400_naming_format(user_api):
     response = user_api.post("/api/v1/plan/export.pdf", DOCUMENT, format="json")
     assert response.status_code == 400
     assert response.json() == {"errors": {"format": [
-        "must be one of: json, csv, xlsx, cabling, slurm-topology, slurm-block, slurm-yaml, ufm-p2p, netbox"]}}
+        "must be one of: json, csv, xlsx, cabling, cabling-parquet, slurm-topology, slurm-block, slurm-yaml, ufm-p2p, netbox"]}}
 
 
 CABLED = {**DOCUMENT, "fabrics": {"compute": {"switch": "qm9700"}, "oob": {"switch": "sn2201", "spine_switch": "sn5600"}}}
