@@ -26,9 +26,9 @@ from planner.solver.inference_spec import InferenceSpec
 from planner.solver.phase_checks import phase_error
 from planner.solver.phases import phase_document, spec_document
 from planner.solver.pipeline import validate_scenario
+from planner.solver.pools import one_pool_scenario, pool_paths
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
-from planner.solver.site import one_pool_scenario, pool_paths
 from planner.solver.workload import (
     PARAMETERS_PER_BILLION,
     TOKENS_PER_TRILLION,

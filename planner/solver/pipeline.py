@@ -18,6 +18,7 @@ from planner.solver.compute import ComputeResult, compute_warnings, size_compute
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
+from planner.solver.pools import one_pool_scenario, pool_paths
 from planner.solver.references import check_references
 from planner.solver.rounds import CABLES_ENGINE, FULL_PLAN, PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec, read_scenario
@@ -79,8 +80,8 @@ def plan_scenario(
     if len(scenario.pools) > 1:
         return site.plan_site(scenario, catalog, options)
     if scenario.pools:
-        with site.pool_paths():
-            plan = plan_scenario(site.one_pool_scenario(scenario), catalog, options, cache=cache)
+        with pool_paths():
+            plan = plan_scenario(one_pool_scenario(scenario), catalog, options, cache=cache)
         return site.one_pool_plan(plan, scenario)
     system = catalog.systems[scenario.compute.system]
     inference = _size_inference(scenario, catalog, system)
