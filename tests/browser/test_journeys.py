@@ -9,6 +9,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 from planner.models import Scenario
 from planner.services import scenario_create
+from tests.browser.conftest import WIDTHS, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,3 +120,29 @@ def test_compare_two_scenarios(signed_in, live_server, architect):
     assert "Twice as big" in table and "Small H100" in table
     assert "+100.0 %" in table  # in the order ticked: the first is the reference
     page.wait_for_selector(".js-plotly-plot", state="attached")
+
+
+def test_download_the_cabling_plan_as_csv_and_as_parquet(signed_in, live_server, architect):
+    """A cabled pod's dashboard offers its cabling plan both ways; each downloads the same rows."""
+    import csv
+
+    import pyarrow.parquet as pq
+
+    document = {**SMALL, "name": "Cabled H100", "fabrics": {"compute": {"switch": "qm9700"}}}
+    scenario = scenario_create(owner=architect, document=document)
+    page = signed_in
+    page.goto(f"{live_server.url}/scenarios/{scenario.pk}/")
+    exports = page.locator(".exports")
+    for width in WIDTHS.values():
+        page.set_viewport_size({"width": width, "height": 900})
+        screenshot(exports, f"dashboard-exports-{width}")
+    with page.expect_download() as download:
+        page.click(".exports >> text=Cabling plan (CSV)")
+    with Path(download.value.path()).open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    with page.expect_download() as download:
+        page.click(".exports >> text=Cabling plan (Parquet)")
+    assert download.value.suggested_filename == "cabled-h100.cabling.parquet"
+    table = pq.read_table(download.value.path())
+    assert table.num_rows == len(rows) == 64  # 8 systems x 8 rails, each to its rail's one leaf
+    assert table.column("from_device").to_pylist() == [row["from_device"] for row in rows]
