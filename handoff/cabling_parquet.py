@@ -7,8 +7,9 @@ millions of cables streams in constant memory.
 """
 
 import io
+from collections import OrderedDict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -55,17 +56,22 @@ def plan_export_cabling_parquet(plan: "Plan", catalog: "CatalogSnapshot | None" 
     yield _drained(sink)
 
 
+NUMBER_LISTS_HELD = 4
+"""Lists of numbers a row group keeps read as arrays, the last used: the lengths' table of metres
+that every chunk shares stays among them."""
+
+
 class RowGroup:
     """The (codes, values) columns of the chunks of links a row group holds, gathered: a text
     column's codes and values appended (one dictionary a row group), a number column read at its
-    codes. A list of numbers shared with the chunk before (the lengths' table of metres) is
-    read into an array once."""
+    codes. A list of numbers shared by the chunks (the lengths' table of metres) is read into an
+    array once."""
 
     def __init__(self, before: "RowGroup | None" = None) -> None:
         self.rows = 0
         self.codes: list[list[np.ndarray]] = [[] for _ in SCHEMA]
         self.values: list[list] = [[] for _ in SCHEMA]
-        self.numbers: tuple[Any, np.ndarray] | None = before.numbers if before else None
+        self.numbers: OrderedDict[int, tuple[list, np.ndarray]] = before.numbers if before else OrderedDict()
 
     def add(self, columns: list[tuple[np.ndarray, list]]) -> None:
         for codes, values, field, held_codes, held_values in zip(*zip(*columns), SCHEMA, self.codes, self.values):
@@ -77,13 +83,16 @@ class RowGroup:
         self.rows += len(columns[0][0])
 
     def _numbers(self, values: list) -> np.ndarray:
-        if self.numbers is not None and self.numbers[0] is values:
-            return self.numbers[1]
+        held = self.numbers.get(id(values))
+        if held is not None and held[0] is values:
+            self.numbers.move_to_end(id(values))
+            return held[1]
         # A rack unit "" (a device on the rack's side) is none: NaN, written as null.
         numbers = np.array([np.nan if value == "" else value for value in values] if "" in values else values,
                            dtype=float)
-        if len(values) > 1:
-            self.numbers = values, numbers
+        self.numbers[id(values)] = values, numbers
+        if len(self.numbers) > NUMBER_LISTS_HELD:
+            self.numbers.popitem(last=False)
         return numbers
 
     def table(self) -> pa.Table:

@@ -166,7 +166,7 @@ class SiteDesign:
         )
 
     def screened(self, fabrics: dict[str, FabricResult]) -> None:
-        return None
+        """A site keeps nothing for other designs (it takes no sweep cache)."""
 
     def powered(self) -> RacksAndPower:
         scenario = self.scenario
