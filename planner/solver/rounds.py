@@ -79,7 +79,8 @@ ESTIMATE_SHARE = 4
 
 
 class Design(Protocol):
-    """What the rounds plan and pack: one cluster (`pipeline`) or a site's pools (`site`)."""
+    """What the rounds plan and pack: one cluster (`cluster.ClusterDesign`) or a site's pools
+    (`site_design.SiteDesign`)."""
 
     oob: bool
     """Whether an oob fabric serves the racks' PDUs."""

@@ -5,30 +5,28 @@ cooling, facility, BOM and TCO, and each pool's share.
 A `pools:` list of one pool plans as its `compute:` form (`one_pool_plan`), named after the pool.
 """
 
+from collections.abc import MutableMapping
 from dataclasses import replace
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.part_counts import PartCount
 from fabric.solver.results import FabricResult
-from planner.solver.bom import bom_sources, system_part_counts
+from planner.solver.bom import system_part_counts
 from planner.solver.compute import compute_warnings
 from planner.solver.plan import Plan, PoolFabric, PoolPower, PoolResult, PoolTier
 from planner.solver.pools import SizedPool, rated_system, site_compute, size_pool
-from planner.solver.rounds import FULL_PLAN, PlanOptions, optics_kw_by_device, settle
+from planner.solver.rounds import PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.site_design import SHARED_FABRICS, SiteDesign
-from planner.solver.steps import bom_and_cost, size_storage_and_reliability
+from planner.solver.tco import CostResult
 from planner.solver.token_cost import (
     inference_with_token_cost,
     pool_tco_share_usd,
     site_usd_per_million_output_tokens,
 )
-from power.solver.power_plan import (
-    compute_rack_warnings,
-)
-from power.solver.rack_packing import (
-    RacksResult,
-)
+from power.solver.power_plan import RacksAndPower, compute_rack_warnings
+from power.solver.rack_packing import RacksResult
 
 
 def one_pool_plan(plan: Plan, scenario: ScenarioSpec) -> Plan:
@@ -48,63 +46,67 @@ def one_pool_plan(plan: Plan, scenario: ScenarioSpec) -> Plan:
     return replace(plan, inputs=scenario, pools={pool.name: result})
 
 
-def plan_site(scenario: ScenarioSpec, catalog: CatalogSnapshot, options: PlanOptions = FULL_PLAN) -> Plan:
-    """Plan a site of two or more pools. Its cables and optics are the cabling plan's, counted
-    where they stand (`cabling_counts.counted_fabrics`), in the same rounds as one pool's
-    (`rounds.settle`; a pool's own top-of-rack leaves in that pool's compute racks). A screen
-    (`options`) keeps the fabric engine's or a sample's optics."""
-    shared_compute = scenario.fabrics.compute is not None
-    pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
-             for index, pool in enumerate(scenario.pools)]
-    compute = site_compute(pools)
-    first_workload = next((pool.workload for pool in pools if pool.workload), None)
-    storage, reliability, job_warnings = size_storage_and_reliability(
-        scenario, catalog, pools[0].system, compute, first_workload
-    )
-    design = SiteDesign(scenario, catalog, pools, storage, options.lay_out_floor)
-    fabrics, facility = settle(design, options.cables)
-    pool_racks = design.packed
-    optics_kw = optics_kw_by_device(fabrics)
-    rated = {pool.spec.name: rated_system(pool, optics_kw.get(pool.system.slug, 0.0)) for pool in pools}
-    pool_results = {pool.spec.name: _pool_result(pool, fabrics, pool_racks[pool.spec.name], rated[pool.spec.name])
-                    for pool in pools}
-    # Reliability is the site's: its spares are every pool's together.
-    warnings = [warning.replace("compute.spare_nodes is", "the pools' spare_nodes add up to") for warning in job_warnings]
-    for pool in pools:
-        own = compute_warnings(pool.spec.compute(), pool.system, pool.compute)
-        fabric = fabrics.get(pool.fabric_name)
-        if fabric is not None and pool.spec.fabric is not None:
-            own += [*fabric.warnings, *fabric.media_warnings]
-        own += compute_rack_warnings(pool_racks[pool.spec.name], rated[pool.spec.name], scenario.racks, catalog)
-        own += list(pool.inference.warnings if pool.inference else ())
-        warnings += [f"Pool {pool.spec.name}: {warning}" for warning in own]
-    for name in ("compute", *SHARED_FABRICS):
-        if name in fabrics:
-            warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
-    warnings += facility.warnings
-    bom, cost = bom_and_cost(
-        scenario, catalog, [count for pool in pools for count in system_part_counts(pool.system, pool.compute.total_nodes)],
-        storage, fabrics, facility, gpus=compute.gpus, reliability=reliability,
-        dense_tflops_per_gpu=_mean_dense_tflops(pools),
-    )
-    pool_results, cost = _priced_inference(pools, pool_results, cost, scenario, catalog)
-    return Plan(
-        name=scenario.name,
-        compute=compute,
-        racks=facility.racks,
-        fabrics=fabrics or None,
-        power=facility.power,
-        workload=None,
-        storage=storage,
-        reliability=reliability,
-        cost=cost,
-        bom=bom,
-        warnings=tuple(warnings),
-        sources=bom_sources(bom, catalog),
-        inputs=scenario,
-        pools=pool_results,
-        catalog=catalog,
-    )
+class SiteSizing:
+    """A site's pools, each sized from its GPUs, nodes, workload days or inference load, and what
+    the pipeline's steps read of them (`pipeline.Sizing`): the site's compute is every pool's;
+    storage and reliability read the first pool's system and the first training job."""
+
+    def __init__(self, scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
+        self.scenario, self.catalog = scenario, catalog
+        shared_compute = scenario.fabrics.compute is not None
+        self.pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
+                      for index, pool in enumerate(scenario.pools)]
+        self.compute = site_compute(self.pools)
+        self.system = self.pools[0].system
+        self.workload = next((pool.workload for pool in self.pools if pool.workload), None)
+
+    def fabrics_and_racks(
+        self, storage, options: PlanOptions, cache: MutableMapping | None = None,
+    ) -> tuple[dict[str, FabricResult], RacksAndPower]:
+        """Each pool's own fabric and the shared ones, and the racks, in the same rounds as one
+        cluster's (`rounds.settle`; a pool's own top-of-rack leaves in its compute racks). A
+        screen (`options`) keeps the fabric engine's or a sample's optics. A site takes no
+        sweep cache."""
+        self.design = SiteDesign(self.scenario, self.catalog, self.pools, storage, options.lay_out_floor)
+        fabrics, facility = settle(self.design, options.cables)
+        optics_kw = optics_kw_by_device(fabrics)
+        self.rated = {pool.spec.name: rated_system(pool, optics_kw.get(pool.system.slug, 0.0)) for pool in self.pools}
+        return fabrics, facility
+
+    def warnings(self, job_warnings: list[str], fabrics: dict[str, FabricResult], facility: RacksAndPower) -> list[str]:
+        """The site's (reliability's are the site's: its spares are every pool's together), each
+        pool's own, the shared fabrics', the racks' and facility's."""
+        scenario = self.scenario
+        warnings = [warning.replace("compute.spare_nodes is", "the pools' spare_nodes add up to")
+                    for warning in job_warnings]
+        for pool in self.pools:
+            own = compute_warnings(pool.spec.compute(), pool.system, pool.compute)
+            fabric = fabrics.get(pool.fabric_name)
+            if fabric is not None and pool.spec.fabric is not None:
+                own += [*fabric.warnings, *fabric.media_warnings]
+            own += compute_rack_warnings(self.design.packed[pool.spec.name], self.rated[pool.spec.name],
+                                         scenario.racks, self.catalog)
+            own += list(pool.inference.warnings if pool.inference else ())
+            warnings += [f"Pool {pool.spec.name}: {warning}" for warning in own]
+        for name in ("compute", *SHARED_FABRICS):
+            if name in fabrics:
+                warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
+        return warnings + facility.warnings
+
+    def part_counts(self) -> list[PartCount]:
+        return [count for pool in self.pools for count in system_part_counts(pool.system, pool.compute.total_nodes)]
+
+    def dense_tflops_per_gpu(self) -> float | None:
+        return _mean_dense_tflops(self.pools)
+
+    def priced(self, cost: CostResult, fabrics: dict[str, FabricResult]) -> tuple[CostResult, dict]:
+        """Each pool's result, inference pools priced from their share of the site's TCO."""
+        pool_results = {
+            pool.spec.name: _pool_result(pool, fabrics, self.design.packed[pool.spec.name], self.rated[pool.spec.name])
+            for pool in self.pools
+        }
+        pool_results, cost = _priced_inference(self.pools, pool_results, cost, self.scenario, self.catalog)
+        return cost, {"pools": pool_results}
 
 
 def _priced_inference(pools: list[SizedPool], pool_results: dict, cost, scenario: ScenarioSpec, catalog: CatalogSnapshot):
