@@ -42,7 +42,6 @@ CABLES_ENGINE = "engine"
 CABLE_MODES = (CABLES_COUNTED, CABLES_SAMPLED, CABLES_ENGINE)
 
 
-
 @dataclass(frozen=True)
 class PlanOptions:
     """How far a plan goes: by default every cable counted where it stands, on the floor laid out.
@@ -65,7 +64,7 @@ class PlanOptions:
 
 
 FULL_PLAN = PlanOptions()
-
+"""Every cable counted, the floor laid out: the plan the pages and exports show."""
 
 PLAN_AND_PACK_ROUNDS = 6
 """Plan-and-pack rounds until top-of-rack leaves and the PDUs on the oob network agree with the
