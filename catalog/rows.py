@@ -19,7 +19,7 @@ from django.apps import apps
 
 from catalog.cache import kept_snapshot
 from catalog.solver.operating_points import InferenceOperatingPointSpec
-from catalog.solver.snapshot import CatalogSnapshot
+from catalog.solver.snapshot import CatalogSnapshot, plan_catalog
 from core.solver.errors import ScenarioError
 from core.solver.schema import read_spec
 
@@ -160,3 +160,11 @@ def catalog_snapshot() -> CatalogSnapshot:
     """The catalog as it is in the database now, for the solver (kept by each process until the
     catalog changes: catalog/cache.py)."""
     return kept_snapshot(lambda: catalog_snapshot_from_rows(catalog_rows()))
+
+
+def export_catalog(plan: Any, catalog: CatalogSnapshot | None = None) -> CatalogSnapshot:
+    """The catalog an export of `plan` reads: the one the plan carries, else `catalog` (the
+    database's now when left out) with the plan's inline parts (`snapshot.plan_catalog`)."""
+    if catalog is None and getattr(plan, "catalog", None) is None:
+        catalog = catalog_snapshot()
+    return plan_catalog(plan, catalog)

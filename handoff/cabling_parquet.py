@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from catalog.solver.snapshot import plan_catalog
+from catalog.rows import export_catalog
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_columns
 
 if TYPE_CHECKING:
@@ -38,14 +38,10 @@ CONTENT_TYPE = "application/vnd.apache.parquet"
 def plan_export_cabling_parquet(plan: "Plan", catalog: "CatalogSnapshot | None" = None) -> Iterator[bytes]:
     """The cabling plan as a Parquet file: its bytes a row group at a time, then the footer.
     `catalog` gives the devices' rack units (the database's catalog when left out)."""
-    if catalog is None and plan.catalog is None:
-        from catalog.rows import catalog_snapshot
-
-        catalog = catalog_snapshot()
     sink = io.BytesIO()
     group = RowGroup()
     with pq.ParquetWriter(sink, SCHEMA, compression="zstd", write_statistics=False) as writer:
-        for columns in cabling_columns(plan, plan_catalog(plan, catalog)):
+        for columns in cabling_columns(plan, export_catalog(plan, catalog)):
             group.add(columns)
             if group.rows >= ROWS_PER_GROUP:
                 writer.write_table(group.table(), row_group_size=group.rows)

@@ -20,7 +20,7 @@ import numpy as np
 import orjson
 import xlsxwriter
 
-from catalog.solver.snapshot import plan_catalog
+from catalog.rows import export_catalog
 from core.solver.cells import spreadsheet_text
 from core.solver.errors import ScenarioError
 from fabric.solver.cabling import CABLING_COLUMNS, cabling_columns
@@ -295,13 +295,9 @@ def plan_export_cabling_lines(plan: "Plan", catalog: "CatalogSnapshot | None" = 
     """The cabling plan as CSV text: the header, then blocks of lines, made as they are asked
     for; each distinct value of a chunk of links' column is formatted once.
     `catalog` gives the devices' rack units (the database's catalog when left out)."""
-    if catalog is None and plan.catalog is None:
-        from catalog.rows import catalog_snapshot
-
-        catalog = catalog_snapshot()
     yield from csv_lines([CABLING_COLUMNS])
     formatted: list[tuple[list, np.ndarray]] = []  # each column's values and their texts
-    for columns in cabling_columns(plan, plan_catalog(plan, catalog)):
+    for columns in cabling_columns(plan, export_catalog(plan, catalog)):
         # Values shared with the chunk before (the lengths' table) are formatted once.
         formatted = [
             before if before[0] is values else (values, object_array(csv_texts(values)))

@@ -6,7 +6,7 @@ a row group at a time.
 
 import csv
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -30,11 +30,14 @@ def figure_columns(spec: SweepSpec) -> list[str]:
     return [f"{key} (planned)" if key in axes else key for key in spec.figure_keys]
 
 
-def design_row(spec: SweepSpec, design: DesignResult) -> list:
-    values = spec.design_values(design.index)
+def design_row(spec: SweepSpec, design: DesignResult, missing: Any = "") -> list:
+    """A design's row; `missing` where it has no refusal or no figure ("" in a CSV, None in Parquet)."""
+    def given(value: Any) -> Any:
+        return missing if value is None else value
+
     return [
-        design.index, *values.values(), design.feasible, design.refused_at or "", design.reason or "",
-        *("" if design.figures.get(key) is None else design.figures[key] for key in spec.figure_keys),
+        design.index, *spec.design_values(design.index).values(), design.feasible, given(design.refused_at),
+        given(design.reason), *(given(design.figures.get(key)) for key in spec.figure_keys),
     ]
 
 
@@ -80,15 +83,9 @@ class DesignWriter:
         if not self.parquet:
             self.writer.writerows(design_row(self.spec, design) for design in designs)
             return
-        self.rows += (self._parquet_row(design) for design in designs)
+        self.rows += (design_row(self.spec, design, missing=None) for design in designs)
         if len(self.rows) >= PARQUET_ROWS_PER_GROUP:
             self._write_row_group()
-
-    def _parquet_row(self, design: DesignResult) -> list:
-        return [
-            design.index, *self.spec.design_values(design.index).values(), design.feasible, design.refused_at,
-            design.reason, *(design.figures.get(key) for key in self.spec.figure_keys),
-        ]
 
     def _write_row_group(self) -> None:
         columns = [pa.array(values, field.type) for values, field in zip(zip(*self.rows), self.schema)]
