@@ -1,6 +1,7 @@
 """Scenario and planning services: the only code that writes scenarios or runs the pipeline."""
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import OperationalError, transaction
@@ -107,17 +108,20 @@ def _read(document, catalog: CatalogSnapshot) -> ScenarioSpec:
     return document if isinstance(document, ScenarioSpec) else scenario_validate(document, catalog)
 
 
-def scenario_check_for_save(document, catalog: CatalogSnapshot) -> ScenarioSpec:
-    """`scenario_validate`, and the document's plan within a request's work (a saved scenario is
-    planned by its dashboard, edit and replan pages): ScenarioError, InfeasibleError on the
-    input that drove the work, otherwise."""
+def scenario_checked_for_save(document, catalog: CatalogSnapshot) -> tuple[ScenarioSpec, dict]:
+    """`scenario_validate`, the document's plan within a request's work (a saved scenario is
+    planned by its dashboard, edit and replan pages), and the key figures of that plan:
+    ScenarioError, InfeasibleError on the input that drove the work, otherwise. The work is
+    estimated once, and its fabrics planned once for the estimate and the plan."""
     spec = scenario_validate(document, catalog)
+    planned: dict = {}
     try:
-        estimate = document_work(spec, catalog)
-    except InfeasibleError:
-        return spec  # a plan past a limit is saved: its pages say why, as they always have
+        estimate = document_work(spec, catalog, cache=planned)
+    except InfeasibleError as error:
+        # A plan past a limit is saved: its pages say why, as they always have.
+        return spec, revision_figures(None, errors=error.count)
     check_work_budget(estimate, budget_cpu_s(INTERACTIVE))
-    return spec
+    return spec, _figures_of(lambda: plan_scenario(spec, catalog, cache=planned))
 
 
 def catalog_for_save() -> tuple[CatalogVersion, CatalogSnapshot]:
@@ -139,11 +143,15 @@ def revision_catalog(revision: ScenarioRevision) -> CatalogSnapshot:
 def document_key_figures(document, catalog: CatalogSnapshot) -> dict:
     """The figures the scenario list shows of a document's plan (planner.key_figures); the
     document may be the spec read from it."""
+    return _figures_of(lambda: plan_document(document, catalog))
+
+
+def _figures_of(plan: Callable[[], Plan]) -> dict:
+    """The key figures of the plan `plan` makes, or the count of its errors."""
     try:
-        plan = plan_document(document, catalog)
+        return revision_figures(plan().to_dict())
     except ScenarioError as error:
         return revision_figures(None, errors=error.count)
-    return revision_figures(plan.to_dict())
 
 
 def revision_key_figures_fill(revisions) -> None:
@@ -164,8 +172,7 @@ def scenario_create(*, owner, document: dict) -> Scenario:
     heavy plan inside it once made other users' saves and sign-ins wait a minute and fail.
     """
     version, catalog = catalog_for_save()
-    spec = scenario_check_for_save(document, catalog)
-    key_figures = document_key_figures(spec, catalog)
+    spec, key_figures = scenario_checked_for_save(document, catalog)
 
     def write() -> Scenario:
         scenario = Scenario.objects.create(owner=owner, name=spec.name, revision=1)
@@ -187,8 +194,7 @@ def scenario_update(*, scenario: Scenario, document: dict, base_revision: int, a
     saved since `base_revision`. Checked and planned before the write transaction, as in
     `scenario_create`; the transaction's conditional update still refuses a stale base."""
     version, catalog = catalog_for_save()
-    spec = scenario_check_for_save(document, catalog)
-    key_figures = document_key_figures(spec, catalog)
+    spec, key_figures = scenario_checked_for_save(document, catalog)
 
     def write() -> None:
         updated = Scenario.objects.filter(pk=scenario.pk, revision=base_revision).update(

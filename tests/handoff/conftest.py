@@ -12,8 +12,9 @@ def example_document(name: str) -> dict:
     return yaml.safe_load((EXAMPLES / name).read_text())
 
 
-def one_su_plan(catalog, name: str, nodes: int = 16):
-    """The 4-SU example cut to `nodes` systems (16: one scalable unit), under `name`."""
+def superpod_plan(catalog, name: str, nodes: int = 16):
+    """The 4-SU example cut to `nodes` systems (16: one scalable unit; 128: the whole example),
+    under `name`."""
     document = example_document("dgx-h100-4su.yaml")
     document["name"] = name
     document["compute"]["nodes"] = nodes

@@ -13,7 +13,7 @@ import pytest
 
 from handoff.nautobot_push import PushError, push_plan
 from handoff.solver.nautobot import desired_objects
-from tests.handoff.conftest import inference_plan, one_su_plan
+from tests.handoff.conftest import inference_plan, superpod_plan
 
 URL = os.environ.get("NAUTOBOT_URL", "")
 TOKEN = os.environ.get("NAUTOBOT_TOKEN", "")
@@ -51,7 +51,7 @@ def timed_push(plan, catalog, what: str):
 
 def test_two_plans_into_one_nautobot_then_the_first_again_then_edited(catalog):
     assert URL and TOKEN, "scripts/with-nautobot sets NAUTOBOT_URL and NAUTOBOT_TOKEN"
-    first = one_su_plan(catalog, f"planner nautobot one {RUN}")
+    first = superpod_plan(catalog, f"planner nautobot one {RUN}")
     second = inference_plan(catalog, f"planner nautobot two {RUN}")
 
     pushed = timed_push(first, catalog, "first plan")
@@ -70,8 +70,8 @@ def test_two_plans_into_one_nautobot_then_the_first_again_then_edited(catalog):
     assert nautobot_counts(second.name) == plan_counts(second, catalog)
 
     # Two systems fewer: their devices, interfaces and cables are left over, and the leaves'
-    # cables are laid anew (the fewest cables an edit re-makes: Nautobot takes 0.3 to 0.9 s a cable).
-    smaller = one_su_plan(catalog, first.name, nodes=14)
+    # cables are laid anew (the fewest cables an edit re-makes).
+    smaller = superpod_plan(catalog, first.name, nodes=14)
     edited = timed_push(smaller, catalog, "first plan edited")
     assert edited.kinds["cables"].created > 0 and edited.kinds["devices"].left_over > 0
     # Objects the plan no longer has are kept (devices unracked) and reported as left over.
@@ -81,11 +81,24 @@ def test_two_plans_into_one_nautobot_then_the_first_again_then_edited(catalog):
     assert nautobot_counts(second.name) == plan_counts(second, catalog)
 
 
+def test_the_4su_superpod_goes_in_whole_then_again_unchanged(catalog):
+    """The whole 4-SU example (35 racks, 314 devices, 2,048 cables), at a location of its own:
+    the push's size that issue 26 times (the summary prints each kind's seconds)."""
+    plan = superpod_plan(catalog, f"planner nautobot 4su {RUN}", nodes=128)
+    pushed = timed_push(plan, catalog, "4-SU plan")
+    assert pushed.kinds["cables"].created == 2048
+    assert nautobot_counts(plan.name) == plan_counts(plan, catalog)
+
+    again = timed_push(plan, catalog, "4-SU plan again")
+    assert (again.total("created"), again.total("updated"), again.total("deleted")) == (0, 0, 0), again.lines()
+    assert nautobot_counts(plan.name) == plan_counts(plan, catalog)
+
+
 def test_a_refused_token_is_a_clear_error(catalog):
     with pytest.raises(PushError, match="refused the token"):
-        push_plan(one_su_plan(catalog, f"planner nautobot refused {RUN}"), catalog, URL, "0" * 40)
+        push_plan(superpod_plan(catalog, f"planner nautobot refused {RUN}"), catalog, URL, "0" * 40)
 
 
 def test_a_wrong_url_is_a_clear_error(catalog):
     with pytest.raises(PushError, match="cannot be reached|not a Nautobot API"):
-        push_plan(one_su_plan(catalog, f"planner nautobot unreachable {RUN}"), catalog, "http://127.0.0.1:9", TOKEN)
+        push_plan(superpod_plan(catalog, f"planner nautobot unreachable {RUN}"), catalog, "http://127.0.0.1:9", TOKEN)

@@ -17,7 +17,7 @@ import yaml
 
 from handoff.formats import netbox_bundle, netbox_tables
 from handoff.netbox_push import PushError, push_plan
-from tests.handoff.conftest import inference_plan, one_su_plan
+from tests.handoff.conftest import inference_plan, superpod_plan
 
 URL = os.environ.get("NETBOX_URL", "")
 TOKEN = os.environ.get("NETBOX_TOKEN", "")
@@ -118,7 +118,7 @@ def test_the_bundle_imports_by_its_readme_steps_in_order(catalog):
     """A user's way in: each file of the bundle's README, in its order, through NetBox's Import
     (leaving out the shared rows NetBox has, as the README says)."""
     assert USERNAME and PASSWORD, "scripts/with-netbox sets NETBOX_USERNAME and NETBOX_PASSWORD"
-    plan = one_su_plan(catalog, f"planner netbox import {RUN}")
+    plan = superpod_plan(catalog, f"planner netbox import {RUN}")
     archive = zipfile.ZipFile(io.BytesIO(netbox_bundle(plan, catalog)))
     steps = STEP.findall(archive.read("README.txt").decode("utf-8"))
     assert [number for number, _, _ in steps] == sorted(number for number, _, _ in steps)
@@ -142,7 +142,7 @@ def test_the_bundle_imports_by_its_readme_steps_in_order(catalog):
 
 def test_two_plans_into_one_netbox_then_the_first_again(catalog):
     assert URL and TOKEN, "scripts/with-netbox sets NETBOX_URL and NETBOX_TOKEN"
-    first = one_su_plan(catalog, f"planner netbox one {RUN}")
+    first = superpod_plan(catalog, f"planner netbox one {RUN}")
     second = inference_plan(catalog, f"planner netbox two {RUN}")
     first_models = {data["model"] for data in netbox_tables(first, catalog).device_types.values()}
     second_models = {data["model"] for data in netbox_tables(second, catalog).device_types.values()}
@@ -168,9 +168,9 @@ def test_two_plans_into_one_netbox_then_the_first_again(catalog):
 
 def test_a_refused_token_is_a_clear_error(catalog):
     with pytest.raises(PushError, match="refused the token"):
-        push_plan(one_su_plan(catalog, f"planner netbox refused {RUN}"), catalog, URL, "0" * 40)
+        push_plan(superpod_plan(catalog, f"planner netbox refused {RUN}"), catalog, URL, "0" * 40)
 
 
 def test_a_wrong_url_is_a_clear_error(catalog):
     with pytest.raises(PushError, match="cannot be reached|not a NetBox API"):
-        push_plan(one_su_plan(catalog, f"planner netbox unreachable {RUN}"), catalog, "http://127.0.0.1:9", TOKEN)
+        push_plan(superpod_plan(catalog, f"planner netbox unreachable {RUN}"), catalog, "http://127.0.0.1:9", TOKEN)

@@ -124,16 +124,16 @@ def test_a_save_plans_before_its_write_transaction_begins(user, monkeypatch):
     from planner.models import ScenarioRevision
 
     depths = {}
-    plan_key_figures = services.document_key_figures
+    plan_scenario = services.plan_scenario
 
-    def planned(document, catalog):
+    def planned(*args, **kwargs):
         depths["planned"] = len(connection.atomic_blocks)
-        return plan_key_figures(document, catalog)
+        return plan_scenario(*args, **kwargs)
 
     def written(sender, instance, **kwargs):
         depths["written"] = len(connection.atomic_blocks)
 
-    monkeypatch.setattr(services, "document_key_figures", planned)
+    monkeypatch.setattr(services, "plan_scenario", planned)
     post_save.connect(written, sender=ScenarioRevision)
     try:
         scenario = services.scenario_create(owner=user, document={"name": "a", "compute": {"system": "dgx-h100", "gpus": 8}})

@@ -33,6 +33,17 @@ def test_a_save_reads_its_document_once(user):
     assert reads_while(lambda: services.scenario_create(owner=user, document=document)) == 1
 
 
+@pytest.mark.django_db
+def test_a_save_estimates_its_work_once(user):
+    """The check for a save and the key figures it keeps share one estimate of the work."""
+    document = yaml.safe_load((EXAMPLES / "two-pool-site.yaml").read_text())
+    with mock.patch.object(services, "work_estimate", side_effect=services.work_estimate) as estimated:
+        scenario = services.scenario_create(owner=user, document=document)
+    assert estimated.call_count == 1
+    figures = scenario.revisions.get().key_figures
+    assert figures == services.document_key_figures(document, services.catalog_snapshot())
+
+
 @pytest.mark.parametrize("example", ["three-phase-expansion", "slurm-cluster-128-to-10k", "mixed-generation-expansion"])
 def test_a_phased_scenario_plans_alike_from_its_spec_and_its_document(catalog, example):
     """A phase's document is made from the spec when that is what the pipeline is given (a
