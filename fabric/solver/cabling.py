@@ -98,7 +98,7 @@ length, and its transceivers, one per cage used, are these rows added up.
 """
 
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -110,10 +110,11 @@ from fabric.solver.cabling_links import (
     LinkEnds,
     fabric_segments,
 )
+from fabric.solver.cabling_management import MANAGEMENT_PORT, ManagementPlaces
 from fabric.solver.cabling_pools import fabric_node_pools, node_pools, pool_fabric_spec
-from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m, top_u
+from fabric.solver.cabling_racks import DevicePlace, RackIndex, port_heights_m
 from fabric.solver.cabling_wiring import FabricWiring, SharedRacks, WiredGroup, nic_port
-from fabric.solver.endpoints import FABRIC_MANAGER, STORAGE_MANAGEMENT_PORTS
+from fabric.solver.endpoints import FABRIC_MANAGER
 from fabric.solver.media import link_choice_steps
 from fabric.solver.results import LinkResult
 from storage.solver.tiers import storage_endpoint_groups
@@ -127,7 +128,6 @@ CABLING_COLUMNS = (
     "segment", "fabric", "plane",
 )
 FABRIC_ORDER = ("compute", "storage", "inband", "oob")
-MANAGEMENT_PORT = "mgmt"
 
 
 class PlanCabling:
@@ -178,7 +178,7 @@ class PlanCabling:
             if server.role == "fabric_manager":
                 self.fabric_managers[server.fabric] = (server, seen.get(server.server, 0))
             seen[server.server] = seen.get(server.server, 0) + server.count
-        self._management_devices(plan, storage_groups)
+        self.places = ManagementPlaces(plan, self.racks, self.fabrics, storage_groups)
         self.optical_media = {
             fabric.name: getattr(pool_fabric_spec(plan, fabric.name), "optical_media", "transceivers")
             for fabric in self.fabrics
@@ -189,7 +189,6 @@ class PlanCabling:
         # Transceivers by reach: a cage holds the module of longest reach its links need.
         self.module_order = tuple(sorted(self.transceivers, key=lambda slug: (self.transceivers[slug].reach_m, slug)))
         self.module_rank = {slug: rank for rank, slug in enumerate(self.module_order)}
-        self._switch_runs = self._management_runs()
         self._segments: dict[str, list] = {}
 
     # -- endpoint devices ---------------------------------------------------------------------
@@ -207,125 +206,6 @@ class PlanCabling:
         numbers = self.racks.numbers("compute", pool.first_rack + rack * pool.racks_per_node)
         return self.racks.device_names(numbers, "node", slot + 1, pool.first_node + devices)
 
-    def supported(self, kind: str, slug: str, index: int, role: str) -> DevicePlace:
-        """The index-th `slug` unit in storage or management racks, filled from the top."""
-        racks = self.racks
-        units = racks.units_of(slug)
-        found = racks.locate(kind, "", slug, index)
-        if found is None:
-            return racks.place(0, 0, units, role, 0, index)
-        rack, slot, group = found
-        number = racks.number(kind, rack)
-        above_units, above_devices = racks.units_before(group, slug, slot)
-        u = top_u(group.usable_u, above_units, units) if number else 0
-        return racks.place(number, u, units, role, above_devices + 1, index)
-
-    def server(self, slug: str, index: int, role: str) -> DevicePlace:
-        """The index-th `slug` server in the management racks, filled from the top; numbered
-        among the units of its part in its rack."""
-        racks = self.racks
-        units = racks.units_of(slug)
-        found = racks.locate("management", "", slug, index)
-        if found is None:
-            return racks.place(0, 0, units, role, 0, index)
-        rack, slot, group = found
-        number = racks.number("management", rack)
-        above_units, _ = racks.units_before(group, slug, slot)
-        u = top_u(group.usable_u, above_units, units) if number else 0
-        return racks.place(number, u, units, role, slot + 1, index)
-
-    def _management_devices(self, plan: Any, storage_groups: Mapping[str, Any]) -> None:
-        """What oob serves besides systems and switches (`endpoints.management_port_endpoints`):
-        PDUs by model, as runs over the rack groups; servers by part; storage systems."""
-        # PDU slug -> runs of (first PDU, rack kind, first rack of the kind, racks, PDUs per rack)
-        self.pdu_starts: dict[str, list[int]] = {}
-        self.pdu_runs: dict[str, list[tuple[int, str, int, int, int]]] = {}
-        kind_counts: dict[str, int] = {}
-        for group in getattr(plan.racks, "per_rack", ()) or ():
-            first_rack = kind_counts.get(group.kind, 0)
-            kind_counts[group.kind] = first_rack + group.count
-            pdus = getattr(group, "pdus", 0)
-            if not pdus:
-                continue
-            runs = self.pdu_runs.setdefault(group.pdu, [])
-            first = runs[-1][0] + runs[-1][3] * runs[-1][4] if runs else 0
-            self.pdu_starts.setdefault(group.pdu, []).append(first)
-            runs.append((first, group.kind, first_rack, group.count, pdus))
-        # server slug -> (BMC ports of one, fabric manager units of the part, which come first)
-        self.oob_servers: dict[str, tuple[int, int]] = {}
-        for server in getattr(plan.racks, "servers", ()) or ():
-            ports, managers = self.oob_servers.get(server.server, (server.oob_ports_each, 0))
-            if server.role == "fabric_manager":
-                managers += server.count
-            self.oob_servers[server.server] = (ports, managers)
-        self.storage_slugs = set(storage_groups)
-
-    def pdu(self, slug: str, index: int) -> DevicePlace:
-        """The index-th PDU of `slug` over the racks in the order of the rack groups: PDU p of a
-        rack is `<rack>-pdu-<p>`. A 0U PDU takes no U (the row's U is empty; its cable takes the
-        segment's length)."""
-        starts = self.pdu_starts.get(slug)
-        if not starts:
-            return self.racks.place(0, 0, 0, "pdu", 0, index)
-        at = bisect_right(starts, index) - 1
-        first, kind, first_rack, racks, per_rack = self.pdu_runs[slug][at]
-        rack, within = divmod(index - first, per_rack)
-        if rack >= racks:
-            return self.racks.place(0, 0, 0, "pdu", 0, index)
-        number = self.racks.number(kind, first_rack + rack)
-        return self.racks.place(number, 0, 0, "pdu", within + 1, index)
-
-    def management_port(self, fabric: FabricWiring, group: WiredGroup, device: int, port: int, plane: int):
-        """A PDU's, server's or storage system's management port on oob, or None for other groups.
-        Ports are counted flat over the group (`cabling_wiring` may list a group one port per
-        device), then split by the ports of one device."""
-        flat = device * group.ports + port
-        suffix = "" if fabric.planes == 1 else f"/{plane + 1}"
-        if group.name in self.pdu_runs:
-            # Ports of one PDU: the group's links over the PDUs racked.
-            last = self.pdu_runs[group.name][-1]
-            ports = max((group.count * group.ports) // (last[0] + last[3] * last[4]), 1)
-            index, own = divmod(flat, ports)
-            name = MANAGEMENT_PORT if ports == 1 else f"{MANAGEMENT_PORT}{own + 1}"
-            return self.pdu(group.name, index), name + suffix
-        if group.name in self.oob_servers:
-            ports, managers = self.oob_servers[group.name]
-            index, own = divmod(flat, max(ports, 1))
-            role = "fabric-manager" if index < managers else "management-server"
-            return self.server(group.name, index, role), nic_port(fabric.name, own, plane, fabric.planes)
-        if group.name in self.storage_slugs:
-            index, own = divmod(flat, STORAGE_MANAGEMENT_PORTS)
-            name = MANAGEMENT_PORT if STORAGE_MANAGEMENT_PORTS == 1 else f"{MANAGEMENT_PORT}{own + 1}"
-            return self.supported("storage", group.name, index, "storage"), name + suffix
-        return None
-
-    def _management_runs(self) -> dict[str, list[tuple[int, FabricWiring, str, str, int]]]:
-        """The other fabrics' switches in the order oob serves their management ports
-        (fabric, tier, placement; `endpoints.management_endpoints`), by model: runs of
-        (first endpoint, fabric, role, placement, switches of all planes)."""
-        runs: dict[str, list] = {}
-        for fabric in self.fabrics:
-            if fabric.name == "oob":
-                continue
-            for tier in fabric.result.tiers:
-                for placement, count in tier.placement.items():
-                    if count:
-                        slug_runs = runs.setdefault(tier.switch, [])
-                        first = slug_runs[-1][0] + slug_runs[-1][4] if slug_runs else 0
-                        slug_runs.append((first, fabric, tier.role, placement, count))
-        return runs
-
-    def managed_switch(self, slug: str, index: int) -> tuple[FabricWiring, DevicePlace] | None:
-        for first, fabric, role, placement, count in self._switch_runs.get(slug, ()):
-            if first <= index < first + count:
-                offset = index - first
-                per_plane = count // fabric.planes
-                plane, within = divmod(offset, per_plane)
-                if role == fabric.edge_role and placement == "network_rack":
-                    within += fabric.in_racks
-                return fabric, fabric.switch_place(role, plane, within)
-        return None
-
     def endpoint(self, fabric: FabricWiring, group: WiredGroup, device: int, port: int, plane: int):
         """The place and port name of one endpoint link's device end."""
         if group.pool is not None:
@@ -338,18 +218,18 @@ class PlanCabling:
             if manager is None:
                 place = self.racks.place(0, 0, 1, "fabric-manager", 0, appliance)
             else:
-                place = self.server(manager.server, first + appliance, "fabric-manager")
+                place = self.places.server(manager.server, first + appliance, "fabric-manager")
             return place, nic_port(fabric.name, own_port, plane, fabric.planes)
-        if group.ports == 1 and group.name in self._switch_runs and fabric.name == "oob":
-            found = self.managed_switch(group.name, device)
+        if group.ports == 1 and group.name in self.places.switch_runs and fabric.name == "oob":
+            found = self.places.managed_switch(group.name, device)
             if found is not None:
                 port_name = MANAGEMENT_PORT if fabric.planes == 1 else f"{MANAGEMENT_PORT}/{plane + 1}"
                 return found[1], port_name
         if fabric.name == "oob":
-            found = self.management_port(fabric, group, device, port, plane)
+            found = self.places.management_port(fabric, group, device, port, plane)
             if found is not None:
                 return found
-        place = self.supported("storage", group.name, device, "storage")
+        place = self.places.supported("storage", group.name, device, "storage")
         return place, nic_port(fabric.name, port, plane, fabric.planes)
 
     # -- ends as arrays ----------------------------------------------------------------------
@@ -412,9 +292,9 @@ class PlanCabling:
         other groups, which are few and placed one by one."""
         if fabric.name != "oob" or group.ports != 1:
             return None
-        if group.name in self._switch_runs:
+        if group.name in self.places.switch_runs:
             number, u = np.zeros(len(device), dtype=np.int64), np.zeros(len(device), dtype=np.int64)
-            for first, owner, role, placement, count in self._switch_runs[group.name]:
+            for first, owner, role, placement, count in self.places.switch_runs[group.name]:
                 mine = (device >= first) & (device < first + count)
                 if not mine.any():
                     continue
@@ -427,9 +307,9 @@ class PlanCabling:
                 number[mine], u[mine] = rack_number[at], rack_u[at]
             units = np.full(len(device), self.racks.units_of(group.name), dtype=np.int64)
             return number, u, units
-        if group.name in self.pdu_runs:
-            starts = np.array(self.pdu_starts[group.name], dtype=np.int64)
-            runs = self.pdu_runs[group.name]
+        if group.name in self.places.pdu_runs:
+            starts = np.array(self.places.pdu_starts[group.name], dtype=np.int64)
+            runs = self.places.pdu_runs[group.name]
             last = runs[-1]
             ports = max((group.count * group.ports) // (last[0] + last[3] * last[4]), 1)
             index = device // ports

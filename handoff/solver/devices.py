@@ -203,19 +203,19 @@ def plan_devices(plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | N
     for tier in getattr(storage, "tiers", ()) or ():
         first = seen.get(tier.system, 0)
         for index in range(first, first + tier.systems):
-            yield _device(cabling.supported("storage", tier.system, index, "storage"), tier.system, "storage")
+            yield _device(cabling.places.supported("storage", tier.system, index, "storage"), tier.system, "storage")
         seen[tier.system] = first + tier.systems
     seen = {}
     for server in getattr(plan.racks, "servers", ()) or ():
         role = "fabric-manager" if server.role == "fabric_manager" else "management-server"
         first = seen.get(server.server, 0)
         for index in range(first, first + server.count):
-            yield _device(cabling.server(server.server, index, role), server.server, role, server.fabric)
+            yield _device(cabling.places.server(server.server, index, role), server.server, role, server.fabric)
         seen[server.server] = first + server.count
-    for slug, runs in cabling.pdu_runs.items():
+    for slug, runs in cabling.places.pdu_runs.items():
         first, _, _, racks, per_rack = runs[-1]
         for index in range(first + racks * per_rack):
-            yield _device(cabling.pdu(slug, index), slug, "pdu")
+            yield _device(cabling.places.pdu(slug, index), slug, "pdu")
 
 
 def _device(place, slug: str, role: str, fabric: str = "") -> Device:
