@@ -20,7 +20,6 @@ class ManagementPlaces:
     def __init__(self, plan: Any, racks: RackIndex, fabrics: list[FabricWiring],
                  storage_groups: Mapping[str, Any]) -> None:
         self.racks = racks
-        self.fabrics = fabrics
         # PDU slug -> runs of (first PDU, rack kind, first rack of the kind, racks, PDUs per rack)
         self.pdu_starts: dict[str, list[int]] = {}
         self.pdu_runs: dict[str, list[tuple[int, str, int, int, int]]] = {}
@@ -32,7 +31,7 @@ class ManagementPlaces:
             if not pdus:
                 continue
             runs = self.pdu_runs.setdefault(group.pdu, [])
-            first = runs[-1][0] + runs[-1][3] * runs[-1][4] if runs else 0
+            first = self.pdus_racked(group.pdu)
             self.pdu_starts.setdefault(group.pdu, []).append(first)
             runs.append((first, group.kind, first_rack, group.count, pdus))
         # server slug -> (BMC ports of one, fabric manager units of the part, which come first)
@@ -43,7 +42,15 @@ class ManagementPlaces:
                 managers += server.count
             self.oob_servers[server.server] = (ports, managers)
         self.storage_slugs = set(storage_groups)
-        self.switch_runs = self._management_runs()
+        self.switch_runs = _management_runs(fabrics)
+
+    def pdus_racked(self, slug: str) -> int:
+        """The PDUs of model `slug` over all racks."""
+        runs = self.pdu_runs.get(slug)
+        if not runs:
+            return 0
+        first, _, _, racks, per_rack = runs[-1]
+        return first + racks * per_rack
 
     def supported(self, kind: str, slug: str, index: int, role: str) -> DevicePlace:
         """The index-th `slug` unit in storage or management racks, filled from the top."""
@@ -95,8 +102,7 @@ class ManagementPlaces:
         suffix = "" if fabric.planes == 1 else f"/{plane + 1}"
         if group.name in self.pdu_runs:
             # Ports of one PDU: the group's links over the PDUs racked.
-            last = self.pdu_runs[group.name][-1]
-            ports = max((group.count * group.ports) // (last[0] + last[3] * last[4]), 1)
+            ports = max((group.count * group.ports) // self.pdus_racked(group.name), 1)
             index, own = divmod(flat, ports)
             name = MANAGEMENT_PORT if ports == 1 else f"{MANAGEMENT_PORT}{own + 1}"
             return self.pdu(group.name, index), name + suffix
@@ -111,22 +117,6 @@ class ManagementPlaces:
             return self.supported("storage", group.name, index, "storage"), name + suffix
         return None
 
-    def _management_runs(self) -> dict[str, list[tuple[int, FabricWiring, str, str, int]]]:
-        """The other fabrics' switches in the order oob serves their management ports
-        (fabric, tier, placement; `endpoints.management_endpoints`), by model: runs of
-        (first endpoint, fabric, role, placement, switches of all planes)."""
-        runs: dict[str, list] = {}
-        for fabric in self.fabrics:
-            if fabric.name == "oob":
-                continue
-            for tier in fabric.result.tiers:
-                for placement, count in tier.placement.items():
-                    if count:
-                        slug_runs = runs.setdefault(tier.switch, [])
-                        first = slug_runs[-1][0] + slug_runs[-1][4] if slug_runs else 0
-                        slug_runs.append((first, fabric, tier.role, placement, count))
-        return runs
-
     def managed_switch(self, slug: str, index: int) -> tuple[FabricWiring, DevicePlace] | None:
         for first, fabric, role, placement, count in self.switch_runs.get(slug, ()):
             if first <= index < first + count:
@@ -137,3 +127,20 @@ class ManagementPlaces:
                     within += fabric.in_racks
                 return fabric, fabric.switch_place(role, plane, within)
         return None
+
+
+def _management_runs(fabrics: list[FabricWiring]) -> dict[str, list[tuple[int, FabricWiring, str, str, int]]]:
+    """The other fabrics' switches in the order oob serves their management ports
+    (fabric, tier, placement; `endpoints.management_endpoints`), by model: runs of
+    (first endpoint, fabric, role, placement, switches of all planes)."""
+    runs: dict[str, list] = {}
+    for fabric in fabrics:
+        if fabric.name == "oob":
+            continue
+        for tier in fabric.result.tiers:
+            for placement, count in tier.placement.items():
+                if count:
+                    slug_runs = runs.setdefault(tier.switch, [])
+                    first = slug_runs[-1][0] + slug_runs[-1][4] if slug_runs else 0
+                    slug_runs.append((first, fabric, tier.role, placement, count))
+    return runs

@@ -212,9 +212,8 @@ def plan_devices(plan: Any, catalog: "CatalogSnapshot", cabling: PlanCabling | N
         for index in range(first, first + server.count):
             yield _device(cabling.places.server(server.server, index, role), server.server, role, server.fabric)
         seen[server.server] = first + server.count
-    for slug, runs in cabling.places.pdu_runs.items():
-        first, _, _, racks, per_rack = runs[-1]
-        for index in range(first + racks * per_rack):
+    for slug in cabling.places.pdu_runs:
+        for index in range(cabling.places.pdus_racked(slug)):
             yield _device(cabling.places.pdu(slug, index), slug, "pdu")
 
 
