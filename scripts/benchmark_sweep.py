@@ -4,6 +4,11 @@ screen in this process (`--workers 1`), over two worker processes and on a Dask 
 
 Run as `.venv/bin/python scripts/benchmark_sweep.py [--pue-values N | --budget-values N] [--screen-only]`. A benchmark, not a timed
 test: the figures depend on the machine and on what else runs on it (the best of --runs runs).
+
+`--ten-million [--designs N]` runs one sweep of ten million designs (`large_sweep_document`) on a
+Dask LocalCluster of two worker processes, as `manage.py sweep --scheduler ... --output
+designs.parquet` runs it (every design written to a Parquet file), and prints its rate and the
+peak memory of this process and of each worker.
 """
 
 import argparse
@@ -63,6 +68,62 @@ def sweep_document(pue_values: int, budget_values: int = 0) -> dict:
     }
 
 
+def large_sweep_document(designs: int = 10_000_000) -> dict:
+    """The benchmark's 80 designs (`sweep_document`) times 5 rack power budgets (40-120 kW): 400
+    distinct racks, each costed at 20 electricity prices, 10 lives and 5 discount rates, and at
+    as many PUE values as make about `designs` designs (25 for ten million)."""
+    document = sweep_document(0, budget_values=5)
+    pue_values = max(1, round(designs / 400_000))
+    document["axes"] |= {
+        "facility.pue": [round(1.1 + 0.4 * index / max(1, pue_values - 1), 6) for index in range(pue_values)],
+        "facility.electricity_usd_per_kwh": [round(0.04 + 0.01 * index, 4) for index in range(20)],
+        "finance.years": list(range(3, 13)),
+        "finance.discount_rate": [round(0.04 + 0.01 * index, 4) for index in range(5)],
+    }
+    return document
+
+
+def _peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def large_sweep(designs: int) -> None:
+    """One sweep of `designs` designs on a LocalCluster, written to Parquet as the command does."""
+    import tempfile
+
+    from distributed import Client, LocalCluster
+
+    from sweeps.output import DesignWriter
+
+    catalog = catalog_snapshot_from_files()
+    spec = read_sweep(large_sweep_document(designs), catalog)
+    axes = ", ".join(f"{axis.key} ({len(axis.values)})" for axis in spec.axes)
+    print(f"{spec.design_count:,} designs: {axes}; {os.cpu_count()} cores")
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    logging.getLogger("distributed").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory() as folder, \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                         silence_logs=logging.WARNING) as cluster, \
+            Client(cluster) as client:
+        client.run(lambda: None)
+        summary = SweepSummary(spec)
+        path = Path(folder) / "designs.parquet"
+        start, start_cpu = time.perf_counter(), _cpu_s()
+        with DesignWriter(spec, str(path)) as writer:
+            for results in run_sweep(spec, catalog, client=client):
+                summary.add(results)
+                writer.write(results)
+        wall, cpu = time.perf_counter() - start, _cpu_s() - start_cpu
+        workers_mb = sorted(rss / 1024 for rss in client.run(
+            lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
+        print(f"{summary.designs:,} designs in {wall:,.0f} s: {summary.designs / wall:,.0f} designs/s; "
+              f"{summary.feasible:,} feasible, {len(summary.front)} on the front")
+        print(f"this process (the client, the summary and the Parquet writer): {cpu:,.0f} CPU s, "
+              f"peak {_peak_rss_mb():,.0f} MB; workers' peak: {', '.join(f'{mb:,.0f} MB' for mb in workers_mb)}; "
+              f"Parquet file {path.stat().st_size / 1e6:,.0f} MB")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
 def _cpu_s() -> float:
     """CPU seconds of this process and of its children that have ended (a pool's workers, once
     the pool is shut down)."""
@@ -93,7 +154,13 @@ def main() -> None:
                         help="values of a rack power budget axis in place of the PUE axis (80 designs each)")
     parser.add_argument("--screen-only", action="store_true", help="leave out the full plans and the sampled screen")
     parser.add_argument("--runs", type=int, default=2, help="runs of each, the best is printed")
+    parser.add_argument("--ten-million", action="store_true",
+                        help="one sweep of --designs designs on a LocalCluster, written to Parquet")
+    parser.add_argument("--designs", type=int, default=10_000_000, help="designs of --ten-million")
     arguments = parser.parse_args()
+    if arguments.ten_million:
+        large_sweep(arguments.designs)
+        return
     catalog = catalog_snapshot_from_files()
     spec = read_sweep(sweep_document(arguments.pue_values, arguments.budget_values), catalog)
     last_axis = f"{arguments.budget_values} rack budgets" if arguments.budget_values else f"{arguments.pue_values} PUE values"

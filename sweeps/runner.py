@@ -8,6 +8,7 @@ import operator
 import os
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from itertools import islice
 
 from catalog.solver.snapshot import CatalogSnapshot
 from planner.solver.rounds import CABLES_ENGINE
@@ -115,7 +116,7 @@ def _run_on_dask(spec, catalog, scheduler, client, cables, batch_size, done) -> 
         def submit(start: int, stop: int):
             return client.submit(operator.call, evaluate, spec_data, start, stop, catalog_data, cables, pure=False)
 
-        running = as_completed([submit(*batch) for batch, _ in zip(batches, range(ahead))])
+        running = as_completed([submit(*batch) for batch in islice(batches, ahead)])
         for future in running:
             yield future.result()
             future.release()

@@ -41,9 +41,13 @@ def test_a_dask_local_cluster_gives_the_same_designs(spec, catalog, in_process):
             Client(cluster) as client:
         batches = list(run_sweep(spec, catalog, client=client, batch_size=5))
         by_address = _by_index(run_sweep(spec, catalog, scheduler=cluster.scheduler_address))
+        # More batches than are sent ahead (8: 2 threads x 4): each is sent once as another ends.
+        one_by_one = list(run_sweep(spec, catalog, client=client, batch_size=1))
     assert len(batches) == 5
     assert _by_index(batches) == in_process
     assert by_address == in_process
+    assert len(one_by_one) == spec.design_count > 8
+    assert _by_index(one_by_one) == in_process
 
 
 def test_the_scheduler_address_comes_from_the_option_or_the_environment(monkeypatch):
