@@ -30,6 +30,8 @@ class CatalogSnapshot:
         """This catalog with the scenario's inline parts added (replacing any of the same slug);
         `scenario` is a ScenarioSpec (any object with its `components`)."""
         components = scenario.components
+        if not components.systems and not components.switches:
+            return self
         return replace(
             self,
             systems={**self.systems, **{part.slug: part for part in components.systems}},

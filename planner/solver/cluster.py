@@ -190,10 +190,23 @@ class ClusterDesign:
         return fabrics, self.powered()
 
     def powered(self) -> RacksAndPower:
-        return racks_and_power(
-            self.demand, self.scenario.facility, self.catalog, lay_out_floor=self.lay_out_floor,
-            finance_facility=self.scenario.finance.facility, packed=self.packed,
+        """The last packing cooled and powered; kept in the cache by all it reads (the packing's
+        demand, the facility, who pays for its cooling plant): the designs of a sweep that differ
+        only in their finance are powered once."""
+        scenario = self.scenario
+        key = None
+        if self.cache is not None:
+            key = ("powered", self.demand, scenario.facility, scenario.finance.facility, self.lay_out_floor)
+            kept = self.cache.get(key)
+            if kept is not None:
+                return replace(kept, warnings=list(kept.warnings))  # the rounds add theirs to the list
+        powered = racks_and_power(
+            self.demand, scenario.facility, self.catalog, lay_out_floor=self.lay_out_floor,
+            finance_facility=scenario.finance.facility, packed=self.packed,
         )
+        if key is not None:
+            self.cache[key] = replace(powered, warnings=list(powered.warnings))
+        return powered
 
     def warnings(self) -> list[str]:
         spec = self.racks_spec

@@ -8,7 +8,6 @@ from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.part_counts import PartCount
 from fabric.solver.results import FabricResult
-from planner.solver.bom import bom_sources
 from planner.solver.cluster import ClusterSizing
 from planner.solver.compute import ComputeResult, system_with_nics
 from planner.solver.phases import plan_phases
@@ -108,9 +107,9 @@ def plan_steps(
     )
     fabrics, facility = sizing.fabrics_and_racks(storage, options, cache)
     warnings = sizing.warnings(job_warnings, fabrics, facility)
-    bom, cost = bom_and_cost(
+    bom, sources, cost = bom_and_cost(
         scenario, catalog, sizing.part_counts(), storage, fabrics, facility, gpus=sizing.compute.gpus,
-        reliability=reliability, dense_tflops_per_gpu=sizing.dense_tflops_per_gpu(),
+        reliability=reliability, dense_tflops_per_gpu=sizing.dense_tflops_per_gpu(), cache=cache,
     )
     cost, sections = sizing.priced(cost, fabrics)
     return Plan(
@@ -124,7 +123,7 @@ def plan_steps(
         cost=cost,
         bom=bom,
         warnings=tuple(warnings),
-        sources=bom_sources(bom, catalog),
+        sources=sources,
         inputs=scenario,
         catalog=catalog,
         **sections,

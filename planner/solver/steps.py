@@ -1,12 +1,14 @@
 """Steps that one pool's plan and a site's plan take alike: storage with the job's
 checkpoints and reliability, and the bill of materials with its cost of ownership."""
 
+from collections.abc import MutableMapping
+
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.part_counts import PartCount
 from fabric.solver.fabric import fabric_part_counts
 from fabric.solver.results import FabricResult
-from planner.solver.bom import BomLine, bom_lines
+from planner.solver.bom import BomLine, PartSource, bom_lines, bom_sources
 from planner.solver.compute import ComputeResult
 from planner.solver.reliability import (
     ReliabilityResult,
@@ -32,14 +34,15 @@ from storage.solver.tiers import (
 def bom_and_cost(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, systems: list[PartCount], storage: StorageResult | None,
     fabrics: dict[str, FabricResult], facility: RacksAndPower, *, gpus: int,
-    reliability: ReliabilityResult | None, dense_tflops_per_gpu: float,
-) -> tuple[tuple[BomLine, ...], CostResult]:
-    """The BOM (the GPU systems, storage systems, fabrics' parts, racks and facility) and its
-    cost of ownership, for a cluster or a site of pools."""
+    reliability: ReliabilityResult | None, dense_tflops_per_gpu: float, cache: MutableMapping | None = None,
+) -> tuple[tuple[BomLine, ...], tuple[PartSource, ...], CostResult]:
+    """The BOM (the GPU systems, storage systems, fabrics' parts, racks and facility), its parts'
+    sources and its cost of ownership, for a cluster or a site of pools. `cache` keeps the BOM
+    by the parts, quotes and spares (`priced_parts`)."""
     part_counts = [*systems, *(PartCount("storage", slug, count) for slug, count in storage_system_counts(storage))]
     part_counts += fabric_part_counts(fabrics)
     part_counts += facility.part_counts
-    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
+    bom, sources = priced_parts(part_counts, catalog, scenario, cache)
     cost = cost_of_ownership(
         bom=bom,
         finance=scenario.finance,
@@ -51,7 +54,25 @@ def bom_and_cost(
         dense_tflops_per_gpu=dense_tflops_per_gpu,
         cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
     )
-    return bom, cost
+    return bom, sources, cost
+
+
+def priced_parts(
+    part_counts: list[PartCount], catalog: CatalogSnapshot, scenario: ScenarioSpec, cache: MutableMapping | None,
+) -> tuple[tuple[BomLine, ...], tuple[PartSource, ...]]:
+    """The BOM's lines and their parts' sources, kept in `cache` by the parts, the quotes and the
+    spares: the designs of a sweep that differ in PUE, energy or finance buy the same parts."""
+    key = None
+    if cache is not None:
+        key = ("bom", tuple(part_counts), tuple(sorted(scenario.prices.items())), scenario.finance.spares_percent)
+        kept = cache.get(key)
+        if kept is not None:
+            return kept
+    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
+    priced = bom, bom_sources(bom, catalog)
+    if key is not None:
+        cache[key] = priced
+    return priced
 
 
 def size_storage_and_reliability(

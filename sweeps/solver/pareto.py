@@ -40,6 +40,18 @@ def pareto_front(points: Sequence[Sequence[float]], signs: Sequence[int]) -> lis
     return sorted(front)
 
 
+def undominated(points: Sequence[Sequence[float]], others: Sequence[Sequence[float]], signs: Sequence[int]) -> list[int]:
+    """Indices (ascending) of the points that none of `others` dominates: one comparison of
+    every point with every other, as arrays."""
+    if len(points) == 0 or len(others) == 0:
+        return list(range(len(points)))
+    sign = np.asarray(signs, dtype=float)
+    values = (np.asarray(points, dtype=float) * sign)[:, None, :]
+    found = (np.asarray(others, dtype=float) * sign)[None, :, :]
+    dominated = (np.all(found <= values, axis=2) & np.any(found < values, axis=2)).any(axis=1)
+    return np.flatnonzero(~dominated).tolist()
+
+
 def best_order(point: Sequence[float], signs: Sequence[int], column: int) -> tuple[float, ...]:
     """How a point ranks for objective `column`: its value, then (for ties) the other objectives
     in order, all minimised; so that the best of an objective is on the front."""

@@ -6,7 +6,7 @@ its front."""
 from dataclasses import dataclass, field
 
 from sweeps.solver.engine import DesignResult
-from sweeps.solver.pareto import best_by_objective, best_order, pareto_front
+from sweeps.solver.pareto import best_by_objective, best_order, pareto_front, undominated
 from sweeps.solver.spec import SweepSpec
 
 
@@ -48,6 +48,10 @@ class SweepSummary:
         if not feasible:
             return
         signs = [objective.sign for objective in self.spec.objectives]
+        if self.front:  # a design the front dominates is on no later front, nor best (`best_order`)
+            feasible = [feasible[index] for index in undominated(
+                [self.objective_values(design) for design in feasible],
+                [self.objective_values(design) for design in self.front], signs)]
         candidates = sorted(self.front + feasible, key=lambda design: design.index)
         points = [self.objective_values(design) for design in candidates]
         self.front = [candidates[index] for index in pareto_front(points, signs)]

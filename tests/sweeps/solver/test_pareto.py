@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sweeps.solver.pareto import best_by_objective, dominates, pareto_front
+from sweeps.solver.pareto import best_by_objective, dominates, pareto_front, undominated
 
 
 def brute_force_front(points, signs) -> list[int]:
@@ -100,3 +100,12 @@ def test_the_front_does_not_depend_on_the_order_of_the_points(case, random):
     front = {points[index] for index in pareto_front(points, signs)}
     assert {shuffled[index] for index in pareto_front(shuffled, signs)} == front
     assert sorted(itertools.chain(front)) == sorted({points[i] for i in brute_force_front(points, signs)})
+
+
+@settings(max_examples=150, deadline=None)
+@given(points_strategy, st.integers(0, 39))
+def test_undominated_keeps_the_points_no_other_dominates(case, split):
+    points, signs = case
+    new, old = points[:split], points[split:]
+    kept = undominated(new, old, signs)
+    assert kept == [index for index, point in enumerate(new) if not any(dominates(o, point, signs) for o in old)]

@@ -53,6 +53,19 @@ def test_every_design_has_the_figures_of_its_plan_made_alone(catalog, reuse):
         assert result.figures == {key: plan_value(alone, key) for key in spec.figure_keys}
 
 
+@pytest.mark.parametrize("options", [PlanOptions(CABLES_ENGINE), PlanOptions()], ids=["screened", "full"])
+def test_a_design_planned_with_what_others_kept_is_the_design_planned_alone(catalog, options):
+    """The whole plan, not only the figures: the fabrics, packings, power and bill of materials
+    kept from the designs before (and the warnings they carry) are the design's own."""
+    spec = read_sweep(REUSE_SWEEP, catalog)
+    kept: dict = {}
+    for index in range(spec.design_count):
+        document = spec.design_document(index)
+        shared = plan_scenario(document, catalog, options, cache=kept)
+        assert shared.to_dict() == plan_scenario(document, catalog, options).to_dict()
+    assert any(key[0] == "powered" for key in kept) and any(key[0] == "bom" for key in kept)
+
+
 def test_the_prices_and_years_change_the_cost_not_the_racks(reuse):
     spec, results = reuse
     by_values = {tuple(spec.design_values(r.index).values()): r.figures for r in results}
