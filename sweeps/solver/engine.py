@@ -14,8 +14,10 @@ What a screen reuses or leaves out, none of which changes a figure it gives:
   (`ScenarioReader`);
 - fabrics and rack packings are kept by their inputs (`sweep_caches`), and so are the
   fabrics and rack spec a screened design settles on: a design that differs from one planned
-  before only in PUE, climate, prices, finance or years packs once with them and is powered
-  and costed anew (`plan_scenario`'s `cache`).
+  before only in PUE, climate, prices, finance or years packs once with them (`plan_scenario`'s
+  `cache`); its racks are cooled and powered once per facility and finance model
+  (`cluster.ClusterDesign.powered`), its bill of materials priced once per parts, quotes and
+  spares (`steps.priced_parts`), and only its cost of ownership is worked out anew.
 """
 
 import weakref
@@ -33,8 +35,9 @@ PLANNER_FAILED_PATH = "plan"
 """Where a design is refused when the planner itself fails on it (a bug, not the design's
 fault): counted with the refusals so that one design does not stop a sweep of millions."""
 FABRIC_CACHE_SIZE = 4096
-"""Fabrics, rack packings and settled designs kept per process (each a few kilobytes): a sweep
-over cooling, PUE or rack budgets plans each fabric once."""
+"""Fabrics, rack packings, settled designs, powered racks and priced bills of materials kept
+per process (each a few kilobytes): a sweep over cooling, PUE or rack budgets plans each fabric
+once."""
 
 
 @dataclass(frozen=True, slots=True)
