@@ -41,8 +41,8 @@ def pareto_front(points: Sequence[Sequence[float]], signs: Sequence[int]) -> lis
 
 
 def undominated(points: Sequence[Sequence[float]], others: Sequence[Sequence[float]], signs: Sequence[int]) -> list[int]:
-    """Indices (ascending) of the points that none of `others` dominates: one comparison of
-    every point with every other, as arrays."""
+    """Indices (ascending) of the points that none of `others` dominates: every point compared
+    with each of `others` at once, as arrays."""
     if len(points) == 0 or len(others) == 0:
         return list(range(len(points)))
     sign = np.asarray(signs, dtype=float)
