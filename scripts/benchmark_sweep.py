@@ -114,8 +114,7 @@ def large_sweep(designs: int) -> None:
                 summary.add(results)
                 writer.write(results)
         wall, cpu = time.perf_counter() - start, _cpu_s() - start_cpu
-        workers_mb = sorted(rss / 1024 for rss in client.run(
-            lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
+        workers_mb = sorted(client.run(_peak_rss_mb).values())
         print(f"{summary.designs:,} designs in {wall:,.0f} s: {summary.designs / wall:,.0f} designs/s; "
               f"{summary.feasible:,} feasible, {len(summary.front)} on the front")
         print(f"this process (the client, the summary and the Parquet writer): {cpu:,.0f} CPU s, "

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from catalog.solver.parts import SystemSpec
 from core.solver.errors import ScenarioError
 from core.solver.interfaces import EndpointGroup
+from core.solver.kept import kept
 from core.solver.part_counts import PartCount
 from fabric.solver.dragonfly import dragonfly_max_groups
 from fabric.solver.dragonfly_layout import dragonfly_layout
@@ -131,15 +132,10 @@ def plan_fabrics(
         # Top-of-rack leaves serve the systems in their racks: without systems on this fabric
         # (storage systems only, say), its leaves stand in network racks.
         in_racks = nodes_per_rack if groups[0] is not None else None
-        key = (name, spec, tuple(groups), in_racks, system.gpus)
-        if cache is not None and key in cache:
-            results[name] = cache[key]
-            continue
-        results[name] = plan_fabric(
-            name, spec, groups, catalog, nodes_per_rack=in_racks, gpus_per_node=system.gpus,
+        results[name] = kept(
+            cache, lambda: (name, spec, tuple(groups), in_racks, system.gpus),
+            lambda: plan_fabric(name, spec, groups, catalog, nodes_per_rack=in_racks, gpus_per_node=system.gpus),
         )
-        if cache is not None:
-            cache[key] = results[name]
     return results
 
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.kept import kept
 from core.solver.management import server_groups
 from core.solver.part_counts import PartCount
 from fabric.solver.cabling import PlanCabling
@@ -194,19 +195,15 @@ class ClusterDesign:
         demand, the facility, who pays for its cooling plant): the designs of a sweep that differ
         only in their finance are powered once."""
         scenario = self.scenario
-        key = None
-        if self.cache is not None:
-            key = ("powered", self.demand, scenario.facility, scenario.finance.facility, self.lay_out_floor)
-            kept = self.cache.get(key)
-            if kept is not None:
-                return replace(kept, warnings=list(kept.warnings))  # the rounds add theirs to the list
-        powered = racks_and_power(
-            self.demand, scenario.facility, self.catalog, lay_out_floor=self.lay_out_floor,
-            finance_facility=scenario.finance.facility, packed=self.packed,
+        powered = kept(
+            self.cache,
+            lambda: ("powered", self.demand, scenario.facility, scenario.finance.facility, self.lay_out_floor),
+            lambda: racks_and_power(
+                self.demand, scenario.facility, self.catalog, lay_out_floor=self.lay_out_floor,
+                finance_facility=scenario.finance.facility, packed=self.packed,
+            ),
         )
-        if key is not None:
-            self.cache[key] = replace(powered, warnings=list(powered.warnings))
-        return powered
+        return replace(powered, warnings=list(powered.warnings))  # the rounds add theirs to the list
 
     def warnings(self) -> list[str]:
         spec = self.racks_spec

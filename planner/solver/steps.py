@@ -5,6 +5,7 @@ from collections.abc import MutableMapping
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.kept import kept
 from core.solver.part_counts import PartCount
 from fabric.solver.fabric import fabric_part_counts
 from fabric.solver.results import FabricResult
@@ -62,17 +63,15 @@ def priced_parts(
 ) -> tuple[tuple[BomLine, ...], tuple[PartSource, ...]]:
     """The BOM's lines and their parts' sources, kept in `cache` by the parts, the quotes and the
     spares: the designs of a sweep that differ in PUE, energy or finance buy the same parts."""
-    key = None
-    if cache is not None:
-        key = ("bom", tuple(part_counts), tuple(sorted(scenario.prices.items())), scenario.finance.spares_percent)
-        kept = cache.get(key)
-        if kept is not None:
-            return kept
-    bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
-    priced = bom, bom_sources(bom, catalog)
-    if key is not None:
-        cache[key] = priced
-    return priced
+    def priced() -> tuple[tuple[BomLine, ...], tuple[PartSource, ...]]:
+        bom = bom_lines(part_counts, catalog, scenario.prices, scenario.finance.spares_percent)
+        return bom, bom_sources(bom, catalog)
+
+    return kept(
+        cache,
+        lambda: ("bom", tuple(part_counts), tuple(sorted(scenario.prices.items())), scenario.finance.spares_percent),
+        priced,
+    )
 
 
 def size_storage_and_reliability(

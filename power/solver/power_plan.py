@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from catalog.solver.parts import SystemSpec
 from core.solver.interfaces import SwitchGroup
+from core.solver.kept import kept
 from core.solver.management import ServerGroup, server_counts
 from core.solver.part_counts import PartCount
 from power.solver.cooling_fit import cooling_mismatch_warning
@@ -159,22 +160,17 @@ def packed_racks(
     only in what comes after the racks (PUE, climate, prices); one catalog for every design
     that uses it. A site's `compute_racks` (see `racks_and_power`) are not kept."""
     reserved_u = in_rack_cdu_units(demand.racks, facility, catalog)
-    key = None
-    if packing_cache is not None and compute_racks is None:
-        key = packing_key(demand, facility, reserved_u, lay_out_floor)
-        packed = packing_cache.get(key)
-        if packed is not None:
-            return packed
-    packed = pack_racks(
-        demand.total_nodes, demand.system, demand.racks, catalog,
-        switch_groups=demand.switch_groups, storage_systems=demand.storage_systems, servers=demand.servers,
-        optics_kw_by_switch=demand.optics_kw_by_switch, facility=facility,
-        reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
-        cache=packing_cache,
+    return kept(
+        packing_cache if compute_racks is None else None,
+        lambda: packing_key(demand, facility, reserved_u, lay_out_floor),
+        lambda: pack_racks(
+            demand.total_nodes, demand.system, demand.racks, catalog,
+            switch_groups=demand.switch_groups, storage_systems=demand.storage_systems, servers=demand.servers,
+            optics_kw_by_switch=demand.optics_kw_by_switch, facility=facility,
+            reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
+            cache=packing_cache,
+        ),
     )
-    if key is not None:
-        packing_cache[key] = packed
-    return packed
 
 
 def packing_key(demand: RackDemand, facility: FacilitySpec, reserved_u: int, lay_out_floor: bool) -> tuple:

@@ -16,6 +16,7 @@ from catalog.solver.parts import SystemSpec
 from catalog.solver.power_parts import CoolingTypeSpec, PduSpec, RackTypeSpec
 from core.solver.errors import FieldError, InfeasibleError
 from core.solver.interfaces import SwitchGroup
+from core.solver.kept import kept
 from core.solver.management import ServerGroup
 from core.solver.records import copy_with
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
@@ -332,19 +333,16 @@ def pack_racks(
         result, groups = _pack_one_system(
             total_nodes, system, racks, catalog, switch_groups, equipment, reserved_u_per_compute_rack
         )
-    key = None
-    if cache is not None:
-        key = ("support racks", tuple(switch_groups), tuple((optics_kw_by_switch or {}).items()),
-               tuple(storage_systems), tuple(servers), facility.air_delta_t_k, facility.water_delta_t_k,
-               replace(racks, power_budget_kw=1.0, usable_u=1, max_nodes_per_rack=None))
-    support = cache.get(key) if key is not None else None
-    if support is None:
-        support = tuple(
+    support = kept(
+        cache,
+        lambda: ("support racks", tuple(switch_groups), tuple((optics_kw_by_switch or {}).items()),
+                 tuple(storage_systems), tuple(servers), facility.air_delta_t_k, facility.water_delta_t_k,
+                 replace(racks, power_budget_kw=1.0, usable_u=1, max_nodes_per_rack=None)),
+        lambda: tuple(
             describe_rack_group(group, racks, facility, catalog)
             for group in support_rack_groups(switch_groups, equipment, storage_systems, servers, racks, catalog)
-        )
-        if key is not None:
-            cache[key] = support
+        ),
+    )
     described = tuple(describe_rack_group(group, racks, facility, catalog) for group in groups) + support
     floor = _floor(tuple(_floor_blocks(described, catalog)), racks) if lay_out else None
     counts = {kind: sum(group.count for group in described if group.kind == kind)
