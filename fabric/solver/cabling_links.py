@@ -12,7 +12,7 @@ The rows print these arrays and the bill of materials adds them up, so the two c
 """
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -31,6 +31,10 @@ CHUNK_LINKS = 2_048
 SAMPLE_LINKS = 8_192
 """Links of a segment, about, that estimate the optics' power before the cables are counted
 (every link of a smaller segment)."""
+KEPT_LINKS = 1 << 15
+"""Links of a segment, all planes, up to which each plane's links are made once and kept: the
+optics' estimate takes its sample from them and the count reads them, where the cabling is the
+same (a larger segment's are made each time and not kept: memory stays bounded)."""
 SAMPLE_BLOCK_LINKS = 32
 """Consecutive links a sample takes at once: a cage's links are near each other in a segment's
 order (a leaf's uplinks side by side, a spine's down ports a leaf's uplinks apart), so a block
@@ -75,6 +79,13 @@ class LinkEnds:
     """(devices, plane) -> their names, as `place` gives them, at once (systems and switches,
     the many); None: one `place` each."""
 
+    def take(self, index: np.ndarray) -> "LinkEnds":
+        """The ends of the links `index` of these."""
+        return replace(
+            self, rack=self.rack[index], u=self.u[index], height_m=self.height_m[index], device=self.device[index],
+            port=self.port[index], cage=self.cage[index], native=None if self.native is None else self.native[index],
+        )
+
 
 @dataclass(frozen=True)
 class CableChunk:
@@ -93,6 +104,12 @@ class CableChunk:
 
     def __len__(self) -> int:
         return len(self.length_dm)
+
+    def take(self, index: np.ndarray) -> "CableChunk":
+        """The links `index` of this chunk, as a chunk of those links alone is made."""
+        lower, upper = self.lower.take(index), self.upper.take(index)
+        measured = self.measured and bool((np.minimum(lower.u, upper.u) > 0).any())
+        return CableChunk(self.plane, lower, upper, self.length_dm[index], measured, self.by_length)
 
     def lengths(self) -> tuple[np.ndarray, np.ndarray]:
         """The lengths that occur [dm], shortest first, and how many links have each: what a
@@ -209,16 +226,18 @@ class SegmentCables:
         starts = np.arange(blocks) * (per_plane // blocks)
         index = (starts[:, None] + np.arange(SAMPLE_BLOCK_LINKS)).ravel()
         for plane in range(planes):
-            yield self._chunk(plane, index), per_plane / len(index)
+            if self.link.count <= KEPT_LINKS:  # the count reads the plane's links: made once
+                yield self._whole_plane(plane).take(index), per_plane / len(index)
+            else:
+                yield self._chunk(plane, index), per_plane / len(index)
 
     def _whole_plane(self, plane: int) -> CableChunk:
-        """Every link of a plane as one chunk; made once for a segment of at most SAMPLE_LINKS
-        links, whose optics' estimate reads every link, as its count does (a larger one's chunks
-        are not kept: memory stays bounded)."""
+        """Every link of a plane as one chunk; made once for a segment of at most KEPT_LINKS
+        links, whose optics' estimate and count read the same links."""
         if plane in self._planes:
             return self._planes[plane]
         chunk = self._chunk(plane, np.arange(self.link.count // self.fabric.planes))
-        if self.link.count <= SAMPLE_LINKS:
+        if self.link.count <= KEPT_LINKS:
             self._planes[plane] = chunk
         return chunk
 
