@@ -32,3 +32,24 @@ def test_no_solver_module_imports_django_drf_or_plotly():
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+BLAS_CALLS = {"dot", "vdot", "inner", "matmul", "tensordot", "einsum", "linalg"}
+
+
+def test_no_solver_module_hands_work_to_blas():
+    """A plan runs on one core: numpy hands a float product of arrays (`@`, `np.dot`, ...) to
+    OpenBLAS, whose threads then spin on the other cores. One dot product in the cable count
+    made a million-GPU plan take 370 CPU ms for 187 ms of wall time, on a 2-core machine that
+    serves other requests meanwhile."""
+    import ast
+
+    found = []
+    for path in ROOT.glob("*/solver/**/*.py"):
+        if ".venv" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            matmul = isinstance(node, (ast.BinOp, ast.AugAssign)) and isinstance(node.op, ast.MatMult)
+            if matmul or (isinstance(node, ast.Attribute) and node.attr in BLAS_CALLS):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

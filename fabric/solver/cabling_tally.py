@@ -111,14 +111,15 @@ def _count_segment(
         if number:
             first_chunk[length_dm[tally[length_dm] == 0]] = number
         tally[length_dm] += cables_of_length
-        chunk_w = float(cables_of_length @ active_end_w[table.choice[length_dm]])
+        # not `@`: a float dot product goes to OpenBLAS, whose threads spin on the other cores
+        chunk_w = float((cables_of_length * active_end_w[table.choice[length_dm]]).sum())
         for holder in (chunk.lower.holder, chunk.upper.holder):
             if chunk_w and holder:
                 cable_w[holder] = cable_w.get(holder, 0.0) + chunk_w
     length_dm = np.flatnonzero(tally)
     links_of_length = tally[length_dm]
     links_total = int(links_of_length.sum())
-    length_sum_dm, longest_dm = int(length_dm @ links_of_length), int(length_dm[-1])
+    length_sum_dm, longest_dm = int((length_dm * links_of_length).sum()), int(length_dm[-1])
     counts, media_counts, missing_cable, missing_module = _kinds(cables, length_dm, links_of_length,
                                                                  first_chunk[length_dm])
     warnings = []
