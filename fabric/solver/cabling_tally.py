@@ -95,10 +95,10 @@ def _count_segment(
             if end.devices not in segment_cages:
                 segment_cages[end.devices] = np.zeros(end.cages, dtype=bool)
             marked = segment_cages[end.devices]
-            distinct = set(getattr(table, side)[length_dm].tolist())
+            distinct = np.unique(getattr(table, side)[length_dm])
             # the links' needs one by one only where they differ
-            needs = getattr(chunk, side) if len(distinct) > 1 else None
-            _raise_to_needs(held[end.devices], marked, end.cage, needs, distinct)
+            needs = getattr(chunk, side) if len(distinct) > 1 else int(distinct[0])
+            _raise_to_needs(held[end.devices], marked, end.cage, needs)
             if end.native is not None:
                 if end.devices not in used:
                     used[end.devices] = np.zeros(end.natives, dtype=bool)
@@ -221,14 +221,13 @@ def _cage_needs(cage: np.ndarray, cages: int, needs: np.ndarray) -> np.ndarray:
     return held[cage_of]
 
 
-def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarray, needs: np.ndarray | None,
-                    distinct: set[int]) -> None:
+def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarray, needs: np.ndarray | int) -> None:
     """held[cage] = max(held[cage], need) for each link's cage and need, and mark the cages
-    with a need in `segment_cages`; `distinct` are the needs that occur (few: one pass each,
-    not a loop over links), `needs` the links' (None when all links need the one in
-    `distinct`)."""
-    for rank in sorted(distinct - {NO_MODULE}):
-        # every write for one rank writes the same value: repeated cages are harmless
-        mine = cages if needs is None else cages[needs == rank]
-        held[mine] = np.maximum(held[mine], rank)
-        segment_cages[mine] = True
+    with a need in `segment_cages`; `needs` are the links' needs, or the one they all have."""
+    if isinstance(needs, int):
+        if needs != NO_MODULE:
+            np.maximum.at(held, cages, needs)
+            segment_cages[cages] = True
+        return
+    np.maximum.at(held, cages, needs)
+    segment_cages[cages[needs != NO_MODULE]] = True
