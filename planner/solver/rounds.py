@@ -140,7 +140,7 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
     # planned with; then the cables are counted where they stand, until the packing with their
     # optics puts every device where they were measured.
     pdus: dict[str, int] = {}
-    counted = counted_racks = reserve = estimate = estimated_at = None
+    counted = counted_at = reserve = estimate = estimated_at = None
     estimates = 0
     seen: set = set()
     for _ in range(CABLING_ROUNDS):
@@ -171,13 +171,13 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
                 racks = pack(fabrics, reserve)
             counted = None
             continue
-        if not fabrics or (counted is not None and placement_key(counted_racks) == key):
+        if not fabrics or (counted is not None and counted_at == key):
             break
         if cables == CABLES_ENGINE:
             design.screened(fabrics)
             return fabrics, design.powered()
         cabling = cabling_for(fabrics, racks, key)
-        if estimate is None or (counted_racks is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
+        if estimate is None or (counted_at is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
                                 and _sampled(fabrics)):
             # The engine's optics take one length per segment: first pack with the optics of a
             # sample of the cables where they stand, which often moves switches between racks,
@@ -187,14 +187,13 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
             if cables == CABLES_SAMPLED:
                 return estimate, design.powered()
             continue
-        counted = counted_fabrics(cabling)
-        counted_racks = racks
+        counted, counted_at = counted_fabrics(cabling), key
         if reserve is not None:
             reserve = {device: max(kw, reserve.get(device, 0.0))
                        for device, kw in {**reserve, **optics_kw_by_device(counted)}.items()}
         racks = pack(counted, reserve)
     key = placement_key(racks)
-    if fabrics and (counted is None or placement_key(counted_racks) != key):
+    if fabrics and (counted is None or counted_at != key):
         counted = counted_fabrics(cabling_for(fabrics, racks, key))
     facility = design.powered()
     facility.warnings.extend(design.warnings())
