@@ -2,7 +2,7 @@
 a request streams in a few seconds, `settings.HEAVY_EXPORT_CABLES`.
 
 The cabling plan streams at about 80,000 rows a CPU second (40,000 to 50,000 a second on a busy
-2-core machine): the 5 million cables a plan may have (`planner.solver.limits.MAX_PLAN_CABLES`)
+2-core machine): the 5 million cables a plan may have (`fabric.solver.cable_limit.MAX_PLAN_CABLES`)
 take 65 CPU seconds and make 700 MB of CSV (scripts/benchmark_limits.py), more than a web
 worker's request timeout. Below the threshold an export streams as before, in a few seconds.
 The job's file is the same CSV, zipped (a tenth of its size: 64 MB, a download a slow link can

@@ -194,7 +194,7 @@ def main() -> None:
         topology, nodes = arguments.measure
         print(json.dumps(measure(int(nodes), topology, arguments.rows)))
         return
-    from planner.solver.limits import MAX_PLAN_CABLES
+    from fabric.solver.cable_limit import MAX_PLAN_CABLES
 
     print(f"The largest plans under MAX_PLAN_CABLES = {MAX_PLAN_CABLES:,} ({SYSTEM}, every fabric); "
           "CPU seconds (wall), memory added to the process [MB]")

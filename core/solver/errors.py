@@ -84,6 +84,11 @@ class InfeasibleError(ScenarioError):
     """A well-formed scenario that no design satisfies (e.g. a rack budget below one node)."""
 
 
+class PlanLimitError(InfeasibleError):
+    """A plan past one of the limits on what a plan may hold (racks, rows, cables, storage
+    systems), raised by the step that yields the figure, before the work it would take."""
+
+
 def join_path(parent: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{parent}[{key}]"

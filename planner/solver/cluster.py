@@ -11,13 +11,14 @@ from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.kept import kept
 from core.solver.management import server_groups
 from core.solver.part_counts import PartCount
+from fabric.solver.cable_limit import check_cable_limit
 from fabric.solver.cabling import PlanCabling
 from fabric.solver.cabling_counts import CabledPlan
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
 from fabric.solver.results import FabricResult
 from planner.solver.bom import system_part_counts
-from planner.solver.compute import ComputeResult, compute_warnings, size_compute
+from planner.solver.compute import ComputeResult, compute_warnings, size_compute, size_field
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.rounds import CABLES_ENGINE, PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec
@@ -123,10 +124,13 @@ class ClusterDesign:
             "storage": storage_endpoint_groups(self.storage),
             "oob": management_port_endpoints(pdu_ports, self.servers, self.stored),
         }
-        return plan_fabrics(
+        fabrics = plan_fabrics(
             self.scenario.fabrics, self.system, self.compute.total_nodes, self.nodes_per_rack, self.catalog,
             extra_endpoints, planned=planned, cache=self.cache,
         )
+        if not pdus:  # the limit counts the fabrics as first planned: the PDUs' cables come on top
+            check_cable_limit(fabrics, self.scenario.fabrics, size_field(self.scenario))
+        return fabrics
 
     def pack(self, fabrics: dict[str, FabricResult], optics_kw: dict[str, float]) -> RacksResult:
         """The racks alone: a round reads nothing else (systems and PDUs per rack); `powered`

@@ -92,3 +92,11 @@ def system_with_nics(system: SystemSpec, nics: tuple[NicSpec, ...], path: str = 
             f"must divide evenly into the {system.name}'s {system.compute_trays} compute trays",
         )
     return overridden
+
+
+def size_field(scenario) -> str:
+    """The input that set a `compute:` scenario's systems' count: the training job's days, or
+    the nodes or GPUs asked for."""
+    if scenario.workload is not None and scenario.workload.days is not None:
+        return "workload.days"
+    return "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"

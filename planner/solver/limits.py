@@ -7,6 +7,13 @@ a checkpoint written in a vanishing share of its interval. These are the closed-
 pipeline starts from, worked out here the same way and cheaply, so that a request that would
 hold a server for minutes and gigabytes is refused in milliseconds with an `InfeasibleError`
 naming the input that drove it.
+
+The limits on racks, rows and cables are guards inside the steps that yield those figures
+(`power.solver.rack_limits` in the compute racks' packing, `fabric.solver.cable_limit` on the
+fabrics as the pipeline first plans them), so a plan made without this estimate (a sweep's
+design) stops there too, before the floor is laid out or a cable placed; the estimate works the
+figures out with the same steps and meets the same guards. The sums over a site's pools and a
+site's phases, and the CPU budget of a request, are this module's alone.
 """
 
 import math
@@ -16,11 +23,12 @@ from typing import Any
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
-from core.solver.errors import InfeasibleError, ScenarioError
+from core.solver.errors import InfeasibleError, PlanLimitError, ScenarioError
 from core.solver.management import server_groups
+from fabric.solver.cable_limit import MAX_PLAN_CABLES, check_cable_limit
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
-from planner.solver.compute import ComputeResult, size_compute, system_with_nics
+from planner.solver.compute import ComputeResult, size_compute, size_field, system_with_nics
 from planner.solver.inference import size_inference
 from planner.solver.inference_spec import InferenceSpec
 from planner.solver.phase_checks import phase_error
@@ -37,6 +45,7 @@ from planner.solver.workload import (
     gpus_for_days,
     training_flops,
 )
+from power.solver.rack_limits import MAX_PLAN_RACKS
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -50,25 +59,6 @@ MAX_PLAN_GPUS = MAX_GPUS
 """GPUs of one plan, spares included: ten times the largest clusters announced."""
 MAX_STORAGE_SYSTEMS = 100_000
 """Storage systems of one plan, all tiers: the largest count a tier may be given by hand."""
-MAX_PLAN_CABLES = 5_000_000
-"""Cables of one plan, every fabric and plane, as the fabrics are first planned: to the systems,
-storage systems, fabric managers, servers and switches. The rack PDUs' management cables, known
-once racks are packed, come on top (one per PDU: 3 % more at a million GPUs). A million GPUs on
-every fabric have 3.5 to 4.9 million (DGX B300 on a fat tree, a dragonfly, rail-only). Counting
-and placing them for the bill of materials is the plan's one cost that grows with its size: at
-this limit a plan takes about a CPU second and 60 to 110 MB (scripts/benchmark_limits.py),
-where 16 planes of 10 million GPUs took minutes and 9 GB."""
-
-MAX_PLAN_RACKS = 2_000_000
-"""Compute racks of one plan: those of 10 million GPUs at one 8-GPU system a rack, and more.
-10 million racks (one 1-GPU system a rack) take 2 CPU seconds and 180 MB to plan."""
-MAX_PLAN_ROWS = 50_000
-"""Rows of compute racks on the floor: the plan describes each row (about 100 bytes of JSON), so
-2 million racks one a row made a 200 MB plan and a dashboard of 2.4 GB and 24 s. A million GPUs
-fill 2,500 rows of 16 racks, 10 million at two 8-GPU systems a rack 39,000; at this limit the
-plan's rows are 5 MB."""
-
-
 CPU_S_PER_PLAN = 0.003
 """A one-pool plan's fixed cost [CPU s]: validating, sizing, pricing and the plan's sections,
 whatever its size (a site's pool, or a phase's).
@@ -302,11 +292,10 @@ def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: Mut
     storage = _check_storage(scenario, catalog, compute, system)
     racks, rows = _check_racks(scenario, catalog, compute, system)
     cables, cable_field = _check_cables(scenario, catalog, compute, storage, system, cache)
-    size_field = _size_field(scenario)
     fabrics = sum(getattr(scenario.fabrics, name) is not None for name in ("compute", "storage", "inband", "oob"))
     return PlanWork(
         plans=1, fabrics=fabrics, racks=racks, rows=rows, cables=cables,
-        driver=cable_field if cables * CPU_S_PER_CABLE >= racks * CPU_S_PER_RACK else size_field,
+        driver=cable_field if cables * CPU_S_PER_CABLE >= racks * CPU_S_PER_RACK else size_field(scenario),
     )
 
 
@@ -366,26 +355,15 @@ def _pool_path(path: str, index: int) -> str:
 def _check_racks(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, compute: ComputeResult, system,
 ) -> tuple[int, int]:
-    """The compute racks and their rows, or InfeasibleError past the racks' or rows' limit."""
+    """The compute racks and their rows, or PlanLimitError past the racks' or rows' limit (the
+    packing's own guard, `rack_limits.check_rack_limits`)."""
     try:
         packed = pack_compute_racks(compute.total_nodes, system, scenario.racks, catalog.cooling_types)
+    except PlanLimitError:
+        raise
     except InfeasibleError:
         return 0, 0  # no system fits a rack: the pipeline says why, in its order
-    if packed.compute > MAX_PLAN_RACKS:
-        raise InfeasibleError.at(
-            packed.limited_by,
-            f"{compute.total_nodes:,} systems at {packed.nodes_per_rack} a rack ({packed.limited_by} "
-            f"allows no more) fill {packed.compute:,} racks, more than the {MAX_PLAN_RACKS:,} a plan "
-            "may have: put more systems in a rack, or plan fewer",
-        )
-    rows = -(-packed.compute // scenario.racks.racks_per_row)
-    if rows > MAX_PLAN_ROWS:
-        raise InfeasibleError.at(
-            "racks.racks_per_row",
-            f"{packed.compute:,} compute racks at {scenario.racks.racks_per_row} a row fill {rows:,} "
-            f"rows, more than the {MAX_PLAN_ROWS:,} a plan may have: put more racks in a row",
-        )
-    return packed.compute, rows
+    return packed.compute, -(-packed.compute // scenario.racks.racks_per_row)
 
 
 def _check_cables(
@@ -395,10 +373,11 @@ def _check_cables(
     """The fabrics planned as the pipeline first plans them (their counts are closed-form, a
     millisecond at any size), before any cable is placed or any rack packed: their cables and
     the input that drove them (the largest fabric's planes, or the systems' count), or
-    InfeasibleError past the limit."""
+    PlanLimitError past the limit (the guard the pipeline's first round applies,
+    `cable_limit.check_cable_limit`)."""
     specs = {name: getattr(scenario.fabrics, name) for name in ("compute", "storage", "inband", "oob")}
     if all(spec is None for spec in specs.values()):
-        return 0, _size_field(scenario)
+        return 0, size_field(scenario)
     nodes_per_rack = None
     if any(spec is not None and spec.leaf_placement == "top_of_rack" for spec in specs.values()):
         nodes_per_rack = pack_compute_racks(
@@ -411,26 +390,7 @@ def _check_cables(
     }
     fabrics = plan_fabrics(scenario.fabrics, system, compute.total_nodes, nodes_per_rack, catalog, endpoints,
                            cache=cache)
-    cables = {name: sum(link.count for link in fabric.links) for name, fabric in fabrics.items()}
-    total = sum(cables.values())
-    largest = max(cables, key=cables.__getitem__)
-    planes = specs[largest].planes
-    field = f"fabrics.{largest}.planes" if planes > 1 else _size_field(scenario)
-    if total <= MAX_PLAN_CABLES:
-        return total, field
-    raise InfeasibleError.at(
-        field,
-        f"the fabrics would have {total:,} cables ({cables[largest]:,} in the {largest} fabric"
-        f"{f' of {planes} planes' if planes > 1 else ''}), more than the {MAX_PLAN_CABLES:,} a plan "
-        "may have: plan fewer systems or planes, or raise the oversubscription",
-    )
-
-
-def _size_field(scenario: ScenarioSpec) -> str:
-    """The input that set the systems' count."""
-    if scenario.workload is not None and scenario.workload.days is not None:
-        return "workload.days"
-    return "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
+    return check_cable_limit(fabrics, scenario.fabrics, size_field(scenario))
 
 
 def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> StorageResult | None:

@@ -21,6 +21,7 @@ from core.solver.management import ServerGroup
 from core.solver.records import copy_with
 from power.solver.floor import FloorResult, RackBlock, lay_out_floor
 from power.solver.pdu import rack_pdus
+from power.solver.rack_limits import check_rack_limits
 from power.solver.rack_loads import (
     RackGroup,
     RackGroupResult,
@@ -184,6 +185,7 @@ def pack_compute_racks(
             )
     node_racks = math.ceil(total_nodes / nodes_per_rack)
     rack_count = node_racks * system.compute_racks
+    check_rack_limits(total_nodes, rack_count, nodes_per_rack, limited_by, racks.racks_per_row)
     return RacksResult(
         compute=rack_count,
         nodes_per_rack=nodes_per_rack,

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from planner.solver import limits
+from fabric.solver import cable_limit
+from power.solver import rack_limits
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ def refused(api, document, limit=None):
     assert response.status_code == 422, response.content[:500]
     assert elapsed < QUICK_S, f"took {elapsed:.3f} s"
     [(field, [message])] = response.json()["errors"].items()
-    assert f"{limit or limits.MAX_PLAN_CABLES:,}" in message
+    assert f"{limit or cable_limit.MAX_PLAN_CABLES:,}" in message
     return field, message
 
 
@@ -68,9 +69,9 @@ def test_the_limit_counts_the_cables_the_plan_has(api, monkeypatch):
                 "fabrics": {"compute": {"switch": "qm9700"}, "storage": {"switch": "qm9700"}}}
     plan = api.post("/api/v1/plan/", document, format="json").json()
     cables = sum(link["count"] for fabric in plan["fabrics"].values() for link in fabric["links"])
-    monkeypatch.setattr(limits, "MAX_PLAN_CABLES", cables)
+    monkeypatch.setattr(cable_limit, "MAX_PLAN_CABLES", cables)
     assert api.post("/api/v1/plan/", document, format="json").status_code == 200
-    monkeypatch.setattr(limits, "MAX_PLAN_CABLES", cables - 1)
+    monkeypatch.setattr(cable_limit, "MAX_PLAN_CABLES", cables - 1)
     response = api.post("/api/v1/plan/", document, format="json")
     assert response.status_code == 422
     assert f"would have {cables:,} cables" in response.json()["errors"]["compute.nodes"][0]
@@ -88,7 +89,7 @@ def test_systems_spread_over_more_racks_than_a_plan_may_have_name_what_spreads_t
     """10 million one-GPU systems, one a rack, took 6 s and 370 MB to lay out on the floor."""
     document = {"name": "racks", "compute": {"system": "tiny", "gpus": 10_000_000}, "racks": racks,
                 "components": {"systems": [TINY]}}
-    found, message = refused(api, document, limits.MAX_PLAN_RACKS)
+    found, message = refused(api, document, rack_limits.MAX_PLAN_RACKS)
     assert found == field
     assert "10,000,000 systems at" in message
 
@@ -97,6 +98,6 @@ def test_racks_spread_over_more_rows_than_a_plan_may_have_name_the_racks_per_row
     """Every row is described in the plan: 2 million racks one a row made a 200 MB plan."""
     document = {"name": "rows", "compute": {"system": "dgx-b300", "gpus": 1_000_000},
                 "racks": {"max_nodes_per_rack": 1, "racks_per_row": 2}}
-    found, message = refused(api, document, limits.MAX_PLAN_ROWS)
+    found, message = refused(api, document, rack_limits.MAX_PLAN_ROWS)
     assert found == "racks.racks_per_row"
     assert message.startswith("125,000 compute racks at 2 a row fill 62,500 rows")

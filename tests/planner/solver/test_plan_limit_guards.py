@@ -1,0 +1,82 @@
+"""The limits on what one plan may hold are guards inside the steps that yield the figures
+(`power.solver.rack_limits`, `fabric.solver.cable_limit`): a plan made without the request's
+work estimate (a sweep's design, any caller of the pipeline) stops there too, on the input that
+drove it, before the floor is laid out or a cable counted. The limits are lowered here so that
+small plans reach them."""
+
+import pytest
+
+from core.solver.errors import PlanLimitError
+from fabric.solver import cable_limit
+from planner.solver import rounds
+from planner.solver.pipeline import plan_scenario
+from power.solver import rack_limits, rack_packing
+from sweeps.solver.engine import evaluate_design
+from sweeps.solver.spec import read_sweep
+
+ROWS_OF_TWO = {
+    "name": "rows of two",
+    "compute": {"system": "dgx-b300", "gpus": 1000},
+    "racks": {"racks_per_row": 2},
+    "fabrics": {"compute": {"switch": "q3400"}},
+}
+
+
+def _fail(*args, **kwargs):
+    raise AssertionError("the work a limit stops was done")
+
+
+def test_a_plan_past_the_rows_limit_stops_before_its_floor_is_laid_out(catalog, monkeypatch):
+    monkeypatch.setattr(rack_limits, "MAX_PLAN_ROWS", 10)
+    monkeypatch.setattr(rack_packing, "lay_out_floor", _fail)
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario(ROWS_OF_TWO, catalog)
+    [error] = raised.value.errors
+    assert error.path == "racks.racks_per_row"
+    # 125 systems of 8 GPUs; however many a rack holds, 2 racks a row make more than 10 rows
+    racks = int(error.message.split(" compute racks")[0].replace(",", ""))
+    assert error.message.startswith(f"{racks:,} compute racks at 2 a row fill {-(-racks // 2):,} rows")
+    assert "more than the 10 a plan may have" in error.message
+
+
+def test_a_plan_past_the_racks_limit_names_what_keeps_the_systems_per_rack_down(catalog, monkeypatch):
+    monkeypatch.setattr(rack_limits, "MAX_PLAN_RACKS", 20)
+    document = {**ROWS_OF_TWO, "racks": {"max_nodes_per_rack": 2, "power_budget_kw": 130, "cooling": "direct_liquid"}}
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario(document, catalog)
+    [error] = raised.value.errors
+    assert error.path == "racks.max_nodes_per_rack"
+    # 125 systems at 2 a rack: ceil(125 / 2) = 63 racks
+    assert error.message.startswith("125 systems at 2 a rack (racks.max_nodes_per_rack allows no more) fill 63 racks")
+
+
+@pytest.mark.parametrize(("planes", "field"), [(1, "compute.gpus"), (2, "fabrics.compute.planes")])
+def test_a_plan_past_the_cables_limit_stops_before_a_cable_is_placed(catalog, monkeypatch, planes, field):
+    """1,000 GPUs of 8 compute NICs are 1,000 links to the leaves in each plane, and more to the
+    spines: past a limit of 1,000 cables, on the systems' count or on the planes."""
+    monkeypatch.setattr(cable_limit, "MAX_PLAN_CABLES", 1000)
+    monkeypatch.setattr(rounds, "estimated_fabrics", _fail)
+    monkeypatch.setattr(rounds, "counted_fabrics", _fail)
+    document = {**ROWS_OF_TWO, "fabrics": {"compute": {"switch": "q3400", "planes": planes}}}
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario(document, catalog)
+    [error] = raised.value.errors
+    assert error.path == field
+    cables = int(error.message.split(" cables")[0].rsplit(" ", 1)[1].replace(",", ""))
+    assert cables > 1000 * planes
+    assert "more than the 1,000 a plan may have" in error.message
+
+
+def test_a_sweeps_design_past_a_limit_is_refused_on_it_and_the_others_are_planned(catalog, monkeypatch):
+    """A sweep plans its designs without the request's estimate: the guard refuses the one of
+    2,000 GPUs at 2 racks a row (more than 20 rows) and plans the one of 64."""
+    monkeypatch.setattr(rack_limits, "MAX_PLAN_ROWS", 20)
+    sweep = read_sweep({
+        "name": "rows", "base": {**ROWS_OF_TWO, "fabrics": {}},
+        "axes": {"compute.gpus": [64, 2000]},
+        "objectives": [{"key": "racks.rows", "goal": "minimise"}],
+    }, catalog)
+    small, large = (evaluate_design(sweep, index, catalog) for index in range(2))
+    assert small.feasible and small.figures["racks.rows"] > 0
+    assert large.refused_at == "racks.racks_per_row"
+    assert "more than the 20 a plan may have" in large.reason
