@@ -57,8 +57,7 @@ from storage.solver.tiers import (
 
 MAX_PLAN_GPUS = MAX_GPUS
 """GPUs of one plan, spares included: ten times the largest clusters announced."""
-MAX_STORAGE_SYSTEMS = 100_000
-"""Storage systems of one plan, all tiers: the largest count a tier may be given by hand."""
+
 CPU_S_PER_PLAN = 0.003
 """A one-pool plan's fixed cost [CPU s]: validating, sizing, pricing and the plan's sections,
 whatever its size (a site's pool, or a phase's).
@@ -395,58 +394,23 @@ def _check_cables(
 
 def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> StorageResult | None:
     """The storage the plan will size (None without a workload, reliability or storage
-    section), or InfeasibleError when it passes MAX_STORAGE_SYSTEMS."""
+    section), or PlanLimitError when it passes MAX_STORAGE_SYSTEMS (the sizing's own guard,
+    `storage_limits.check_storage_limit`)."""
     if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
         return None
-    storage = scenario.storage
     reliability = scenario.reliability or ReliabilitySpec()
     target_s = checkpoint_write_target_s(
-        storage.checkpoint_write_s, storage.checkpoint_write_share,
+        scenario.storage.checkpoint_write_s, scenario.storage.checkpoint_write_share,
         mtbi_s_for(reliability, compute.gpus), reliability.checkpoint_interval_s,
     )
     workload = scenario.workload
-    try:
-        sized = size_storage(
-            storage, catalog.storage_systems, gpus=compute.gpus, nodes=compute.nodes,
-            storage_nic=system.nic("storage"),
-            parameters_billion=workload.parameters_billion if workload else None,
-            tokens_trillion=workload.tokens_trillion if workload else None,
-            checkpoint_write_target_s=target_s,
-        )
-    except (OverflowError, ZeroDivisionError):
-        # A write time so small that the rate it needs is beyond a float.
-        field = "storage.checkpoint_write_s" if storage.checkpoint_write_s is not None else (
-            "storage.checkpoint_write_share"
-        )
-        raise InfeasibleError.at(field, "needs unboundedly many storage systems") from None
-    if sized.systems <= MAX_STORAGE_SYSTEMS:
-        return sized
-    tier_index, tier = max(enumerate(sized.tiers), key=lambda item: item[1].systems)
-    raise InfeasibleError.at(
-        _storage_driver(storage, tier_index, tier),
-        f"storage tier {tier_index} ({tier.system}) would need {tier.systems:,} systems for its "
-        f"{tier.bound_by}, and the plan {sized.systems:,}: more than the {MAX_STORAGE_SYSTEMS:,} "
-        "a plan may have",
+    return size_storage(
+        scenario.storage, catalog.storage_systems, gpus=compute.gpus, nodes=compute.nodes,
+        storage_nic=system.nic("storage"),
+        parameters_billion=workload.parameters_billion if workload else None,
+        tokens_trillion=workload.tokens_trillion if workload else None,
+        checkpoint_write_target_s=target_s,
     )
-
-
-def _storage_driver(storage: StorageSpec, tier_index: int, tier) -> str:
-    """The input that made a tier this large: what sets its write rate, read rate or data."""
-    if tier.bound_by == "bandwidth":
-        if tier.systems_for_bandwidth and tier.write_gbytes_per_s_needed and "checkpoint_writes" in tier.serves:
-            writes_drive = tier.read_gbytes_per_s_needed == 0 or (
-                tier.write_gbytes_per_s_needed / max(tier.read_gbytes_per_s_needed, 1e-300) > 1
-            )
-            if writes_drive:
-                if storage.checkpoint_write_s is not None:
-                    return "storage.checkpoint_write_s"
-                return "storage.checkpoint_write_share"
-        return "storage.read_gbytes_per_s" if storage.read_gbytes_per_s is not None else (
-            "storage.read_gbytes_per_s_per_gpu"
-        )
-    if tier.bound_by == "fixed":
-        return f"storage.tiers[{tier_index}].systems"
-    return "storage.dataset_tb" if "dataset" in tier.holds else f"storage.tiers[{tier_index}]"
 
 
 def _count(value: float) -> str:

@@ -37,6 +37,7 @@ from storage.solver.checkpoint import (
     write_time_s,
 )
 from storage.solver.specs import ProtectionSpec, StorageSpec, StorageTierSpec
+from storage.solver.storage_limits import check_storage_limit, unbounded_writes
 
 IDLE_CAPACITY_WARNING_SHARE = 0.5
 """A bandwidth-bound tier using less than this share of its capacity is mostly idle capacity."""
@@ -201,7 +202,8 @@ def size_storage(
     tokens_trillion: float | None,
     checkpoint_write_target_s: float | None,
 ) -> StorageResult:
-    """What storage must deliver to the job, each tier sized for it, and what the tiers deliver.
+    """What storage must deliver to the job, each tier sized for it, and what the tiers deliver;
+    PlanLimitError past the storage systems a plan may have (`storage_limits`).
 
     The checkpoint and dataset sizes default to the workload's (parameters × bytes per parameter,
     tokens × bytes per token); the write rate needed saves one checkpoint in the target time.
@@ -213,22 +215,26 @@ def size_storage(
     if dataset_tb is None:
         dataset_tb = float(dataset_size_tb(tokens_trillion, spec.dataset_bytes_per_token)) if tokens_trillion else 0.0
     read_needed = read_gbytes_per_s_needed(gpus, spec.read_gbytes_per_s_per_gpu, spec.read_gbytes_per_s)
-    write_needed = (
-        float(write_gbytes_per_s_for(checkpoint_tb, checkpoint_write_target_s))
-        if checkpoint_tb and checkpoint_write_target_s else 0.0
-    )
     client = client_gbytes_per_s(nodes, storage_nic)
-    tiers = tuple(
-        size_tier(
-            tier,
-            storage_systems[tier.system],
-            data_tb=tier_data_tb(tier, dataset_tb, checkpoint_tb),
-            growth=spec.growth,
-            read_gbytes_per_s=read_needed if "training_reads" in tier.serves else 0.0,
-            write_gbytes_per_s=write_needed if "checkpoint_writes" in tier.serves else 0.0,
+    try:
+        write_needed = (
+            float(write_gbytes_per_s_for(checkpoint_tb, checkpoint_write_target_s))
+            if checkpoint_tb and checkpoint_write_target_s else 0.0
         )
-        for tier in spec.tiers
-    )
+        tiers = tuple(
+            size_tier(
+                tier,
+                storage_systems[tier.system],
+                data_tb=tier_data_tb(tier, dataset_tb, checkpoint_tb),
+                growth=spec.growth,
+                read_gbytes_per_s=read_needed if "training_reads" in tier.serves else 0.0,
+                write_gbytes_per_s=write_needed if "checkpoint_writes" in tier.serves else 0.0,
+            )
+            for tier in spec.tiers
+        )
+    except (OverflowError, ZeroDivisionError):
+        raise unbounded_writes(spec) from None
+    check_storage_limit(spec, tiers)
     reads = next((tier for tier in tiers if "training_reads" in tier.serves), None)
     writes = next((tier for tier in tiers if "checkpoint_writes" in tier.serves), None)
     read_delivered = delivered_gbytes_per_s(reads.read_gbytes_per_s, client) if reads else None

@@ -1,5 +1,5 @@
 """The limits on what one plan may hold are guards inside the steps that yield the figures
-(`power.solver.rack_limits`, `fabric.solver.cable_limit`): a plan made without the request's
+(`power.solver.rack_limits`, `fabric.solver.cable_limit`, `storage.solver.storage_limits`): a plan made without the request's
 work estimate (a sweep's design, any caller of the pipeline) stops there too, on the input that
 drove it, before the floor is laid out or a cable counted. The limits are lowered here so that
 small plans reach them."""
@@ -11,6 +11,7 @@ from fabric.solver import cable_limit
 from planner.solver import rounds
 from planner.solver.pipeline import plan_scenario
 from power.solver import rack_limits, rack_packing
+from storage.solver import storage_limits
 from sweeps.solver.engine import evaluate_design
 from sweeps.solver.spec import read_sweep
 
@@ -80,3 +81,33 @@ def test_a_sweeps_design_past_a_limit_is_refused_on_it_and_the_others_are_planne
     assert small.feasible and small.figures["racks.rows"] > 0
     assert large.refused_at == "racks.racks_per_row"
     assert "more than the 20 a plan may have" in large.reason
+
+
+CHECKPOINTS_IN = {
+    "name": "checkpoints",
+    "compute": {"system": "dgx-h100", "gpus": 1024},
+    "workload": {"parameters_billion": 405, "tokens_trillion": 15.6},
+    "storage": {"tiers": [{"system": "ddn-ai400x2-turbo", "serves": ["training_reads", "checkpoint_writes"]}]},
+}
+
+
+def test_storage_past_the_systems_limit_names_the_write_time_that_needs_it(catalog, monkeypatch):
+    """A 405B model's checkpoint (405e9 x 14 B = 5.67 TB) written in a second needs 5,670 GB/s,
+    far more than one storage system writes: past a limit of 2 systems, on the write time."""
+    monkeypatch.setattr(storage_limits, "MAX_STORAGE_SYSTEMS", 2)
+    document = {**CHECKPOINTS_IN, "storage": {**CHECKPOINTS_IN["storage"], "checkpoint_write_s": 1}}
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario(document, catalog)
+    [error] = raised.value.errors
+    assert error.path == "storage.checkpoint_write_s"
+    assert error.message.startswith("storage tier 0 (ddn-ai400x2-turbo) would need ")
+    assert error.message.endswith("more than the 2 a plan may have")
+
+
+def test_a_write_time_beyond_a_float_is_refused_on_it_not_a_failure(catalog):
+    """5e-324 s (the smallest float) asks for a write rate no float holds: the sizing says so on
+    the field, where a sweep's design used to fail in the planner (OverflowError)."""
+    document = {**CHECKPOINTS_IN, "storage": {**CHECKPOINTS_IN["storage"], "checkpoint_write_s": 5e-324}}
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario(document, catalog)
+    assert raised.value.as_dict() == {"storage.checkpoint_write_s": ["needs unboundedly many storage systems"]}
