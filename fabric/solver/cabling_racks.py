@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-
 DEFAULT_RACK_UNITS = 1
 """For a device whose height is not given."""
 U_HEIGHT_M = 0.04445

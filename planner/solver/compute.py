@@ -4,8 +4,8 @@ import math
 from dataclasses import dataclass, replace
 
 from catalog.solver.parts import NicSpec, SystemSpec
-from core.solver.errors import ScenarioError, join_path
-from planner.solver.scenario import ComputeSpec
+from core.solver.errors import PlanLimitError, ScenarioError, join_path
+from planner.solver.scenario import MAX_GPUS, ComputeSpec
 
 NICS_PATH = "compute.nics"
 
@@ -100,3 +100,21 @@ def size_field(scenario) -> str:
     if scenario.workload is not None and scenario.workload.days is not None:
         return "workload.days"
     return "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
+
+
+def check_gpu_limit(spec: ComputeSpec, system: SystemSpec, given: ComputeSpec) -> None:
+    """PlanLimitError when the systems `spec` asks for, spares included, hold more GPUs than a
+    plan may have (MAX_GPUS): on the spares when the systems alone fit, else on the count the
+    scenario gave (`given`, before a workload or an inference load set the systems)."""
+    nodes = nodes_for_gpus(spec.gpus, system.gpus) if spec.gpus is not None else spec.nodes
+    total = nodes + spec.spare_nodes
+    if total * system.gpus <= MAX_GPUS:
+        return
+    field = "compute.spare_nodes" if nodes * system.gpus <= MAX_GPUS else (
+        "compute.nodes" if given.nodes is not None else "compute.gpus"
+    )
+    raise PlanLimitError.at(
+        field,
+        f"{total:,} systems of {system.gpus} GPUs are {total * system.gpus:,} GPUs, more than the {MAX_GPUS:,} "
+        "a plan may have",
+    )

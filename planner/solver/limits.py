@@ -16,35 +16,24 @@ figures out with the same steps and meets the same guards. The sums over a site'
 site's phases, and the CPU budget of a request, are this module's alone.
 """
 
-import math
 from collections.abc import MutableMapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import InfeasibleError, PlanLimitError, ScenarioError
 from core.solver.management import server_groups
 from fabric.solver.cable_limit import MAX_PLAN_CABLES, check_cable_limit
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
-from planner.solver.compute import ComputeResult, size_compute, size_field, system_with_nics
-from planner.solver.inference import size_inference
-from planner.solver.inference_spec import InferenceSpec
+from planner.solver.cluster import ClusterSizing
+from planner.solver.compute import ComputeResult, size_field, system_with_nics
 from planner.solver.phase_checks import phase_error
 from planner.solver.phases import phase_document, spec_document
 from planner.solver.pipeline import validate_scenario
 from planner.solver.pools import one_pool_scenario, pool_paths
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
 from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
-from planner.solver.workload import (
-    PARAMETERS_PER_BILLION,
-    TOKENS_PER_TRILLION,
-    active_parameters_billion,
-    dense_tflops_per_gpu,
-    gpus_for_days,
-    training_flops,
-)
 from power.solver.rack_limits import MAX_PLAN_RACKS
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
@@ -230,18 +219,6 @@ def check_work_budget(estimate: WorkEstimate, budget_cpu_s: float, *, remedy: st
     )
 
 
-def _inference_gpus(spec: InferenceSpec, catalog: CatalogSnapshot, system: SystemSpec) -> int:
-    """GPUs the inference load needs, or InfeasibleError on its load when past the plan's limit."""
-    gpus = size_inference(spec, system, tuple(catalog.inference_operating_points.values())).gpus_needed
-    if gpus > MAX_PLAN_GPUS:
-        load = "models" if spec.models else "requests_per_s" if spec.requests_per_s is not None else "concurrent_users"
-        raise InfeasibleError.at(
-            f"inference.{load}",
-            f"the load needs {gpus:,} GPUs, more than the {MAX_PLAN_GPUS:,} a plan may have",
-        )
-    return gpus
-
-
 def check_work_limits(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: MutableMapping | None = None,
 ) -> PlanWork:
@@ -257,37 +234,11 @@ def check_work_limits(
 
 
 def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: MutableMapping | None = None) -> "PlanWork":
-    """The limits of a one-pool scenario; its figures, for a site's sums and the estimate."""
-    system = catalog.systems[scenario.compute.system]
-    compute_spec = scenario.compute
-    workload = scenario.workload
-    if workload is not None and workload.days is not None:
-        flops = float(training_flops(active_parameters_billion(workload) * PARAMETERS_PER_BILLION,
-                                     workload.tokens_trillion * TOKENS_PER_TRILLION))
-        exact = float(gpus_for_days(flops, dense_tflops_per_gpu(system, workload.precision), workload.mfu,
-                                    workload.days))
-        if not math.isfinite(exact) or exact > MAX_PLAN_GPUS:
-            raise InfeasibleError.at(
-                "workload.days",
-                f"the job needs {_count(exact)} GPUs to finish in {workload.days:g} days, more than the "
-                f"{MAX_PLAN_GPUS:,} a plan may have: allow more days, or train on fewer tokens",
-            )
-        gpus = max(1, math.ceil(exact - 1e-9))
-        compute_spec = replace(compute_spec, nodes=-(-gpus // system.gpus))
-    if scenario.inference is not None:
-        compute_spec = replace(compute_spec, nodes=-(-_inference_gpus(scenario.inference, catalog, system) // system.gpus))
-    nodes = -(-compute_spec.gpus // system.gpus) if compute_spec.gpus is not None else compute_spec.nodes
-    if (nodes + compute_spec.spare_nodes) * system.gpus > MAX_PLAN_GPUS:
-        field = "compute.spare_nodes" if nodes * system.gpus <= MAX_PLAN_GPUS else (
-            "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
-        )
-        raise InfeasibleError.at(
-            field,
-            f"{nodes + compute_spec.spare_nodes:,} systems of {system.gpus} GPUs are "
-            f"{(nodes + compute_spec.spare_nodes) * system.gpus:,} GPUs, more than the "
-            f"{MAX_PLAN_GPUS:,} a plan may have",
-        )
-    compute = size_compute(compute_spec, system)
+    """The limits of a one-pool scenario; its figures, for a site's sums and the estimate. The
+    systems are sized as the pipeline sizes them (`cluster.ClusterSizing`), whose guards refuse
+    a workload, an inference load or a count past the GPUs a plan may have."""
+    sizing = ClusterSizing(scenario, catalog)
+    system, compute = sizing.system, sizing.compute
     storage = _check_storage(scenario, catalog, compute, system)
     racks, rows = _check_racks(scenario, catalog, compute, system)
     cables, cable_field = _check_cables(scenario, catalog, compute, storage, system, cache)
@@ -411,11 +362,3 @@ def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, sy
         tokens_trillion=workload.tokens_trillion if workload else None,
         checkpoint_write_target_s=target_s,
     )
-
-
-def _count(value: float) -> str:
-    if not math.isfinite(value):
-        return "unboundedly many"
-    if value >= 1e12:
-        return f"{value:.3g}"
-    return f"{math.ceil(value):,}"

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from catalog.solver.parts import SystemSpec
-from core.solver.errors import ScenarioError
-from planner.solver.scenario import WorkloadSpec
+from core.solver.errors import PlanLimitError, ScenarioError
+from planner.solver.scenario import MAX_GPUS, WorkloadSpec
 
 TRAINING_FLOPS_PER_PARAMETER_TOKEN = 6
 """Forward (2) plus backward (4) pass; Kaplan et al. 2020, section 2.1."""
@@ -106,14 +106,29 @@ def active_parameters_billion(spec: WorkloadSpec) -> float:
 
 
 def workload_gpus_needed(spec: WorkloadSpec, system: SystemSpec) -> int | None:
-    """GPUs the job needs to finish in `spec.days` (rounded up), or None when the days are not given."""
+    """GPUs the job needs to finish in `spec.days` (rounded up), or None when the days are not
+    given; PlanLimitError on the days past the GPUs a plan may have."""
     if spec.days is None:
         return None
     flops = float(training_flops(active_parameters_billion(spec) * PARAMETERS_PER_BILLION,
                                  spec.tokens_trillion * TOKENS_PER_TRILLION))
     exact = float(gpus_for_days(flops, dense_tflops_per_gpu(system, spec.precision), spec.mfu, spec.days))
+    if not math.isfinite(exact) or exact > MAX_GPUS:
+        raise PlanLimitError.at(
+            "workload.days",
+            f"the job needs {_count(exact)} GPUs to finish in {spec.days:g} days, more than the {MAX_GPUS:,} a "
+            "plan may have: allow more days, or train on fewer tokens",
+        )
     # Guards ceil() against binary fractions of a whole GPU count.
     return max(1, math.ceil(exact - 1e-9))
+
+
+def _count(value: float) -> str:
+    if not math.isfinite(value):
+        return "unboundedly many"
+    if value >= 1e12:
+        return f"{value:.3g}"
+    return f"{math.ceil(value):,}"
 
 
 def size_workload(spec: WorkloadSpec, system: SystemSpec, gpus: int) -> WorkloadResult:

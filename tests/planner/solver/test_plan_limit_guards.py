@@ -111,3 +111,22 @@ def test_a_write_time_beyond_a_float_is_refused_on_it_not_a_failure(catalog):
     with pytest.raises(PlanLimitError) as raised:
         plan_scenario(document, catalog)
     assert raised.value.as_dict() == {"storage.checkpoint_write_s": ["needs unboundedly many storage systems"]}
+
+
+@pytest.mark.parametrize(("document", "field", "start"), [
+    # 6 x 405e9 x 15.6e12 = 3.79e25 FLOP in a millionth of a day (0.0864 s) at 40 % of an
+    # H100's 989 TFLOPS: 3.79e25 / (3.956e14 x 0.0864) = 1.11e12 GPUs
+    ({"compute": {"system": "dgx-h100"}, "workload": {"parameters_billion": 405, "tokens_trillion": 15.6,
+                                                      "days": 1e-6}},
+     "workload.days", "the job needs 1.11e+12 GPUs to finish in 1e-06 days"),
+    # 1,250,000 systems of 8 GPUs are the limit; one spare more is past it
+    ({"compute": {"system": "dgx-h100", "nodes": 1_250_000, "spare_nodes": 1}},
+     "compute.spare_nodes", "1,250,001 systems of 8 GPUs are 10,000,008 GPUs"),
+])
+def test_systems_past_the_gpus_limit_are_refused_as_they_are_sized(catalog, monkeypatch, document, field, start):
+    monkeypatch.setattr(rack_packing, "pack_compute_racks", _fail)
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario({"name": "big", **document}, catalog)
+    [error] = raised.value.errors
+    assert error.path == field
+    assert error.message.startswith(start)
