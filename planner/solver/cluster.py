@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
-from core.solver.errors import PlanLimitError
 from core.solver.kept import kept
 from core.solver.management import server_groups
 from core.solver.part_counts import PartCount
@@ -21,17 +20,16 @@ from fabric.solver.results import FabricResult
 from planner.solver.bom import system_part_counts
 from planner.solver.compute import (
     ComputeResult,
-    check_gpu_limit,
     compute_warnings,
     size_compute,
     size_field,
 )
-from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.rounds import CABLES_ENGINE, PlanOptions, optics_kw_by_device, settle
-from planner.solver.scenario import MAX_GPUS, ScenarioSpec
+from planner.solver.scenario import ScenarioSpec
+from planner.solver.systems import sized_inference, systems_spec
 from planner.solver.tco import CostResult
 from planner.solver.token_cost import inference_with_token_cost
-from planner.solver.workload import size_workload, workload_gpus_needed
+from planner.solver.workload import size_workload
 from power.solver.power_plan import (
     RackDemand,
     RacksAndPower,
@@ -54,8 +52,10 @@ class ClusterSizing:
     def __init__(self, scenario: ScenarioSpec, catalog: CatalogSnapshot) -> None:
         self.scenario, self.catalog = scenario, catalog
         self.system = catalog.systems[scenario.compute.system]
-        self.inference = sized_inference(scenario, catalog, self.system)
-        self.compute = size_compute(compute_spec(scenario, self.system, self.inference), self.system)
+        self.inference = sized_inference(scenario.inference, self.system, catalog)
+        self.compute = size_compute(
+            systems_spec(scenario.compute, scenario.workload, self.system, self.inference), self.system
+        )
         self.workload = size_workload(scenario.workload, self.system, self.compute.gpus) if scenario.workload else None
 
     def fabrics_and_racks(
@@ -225,29 +225,3 @@ class ClusterDesign:
             f"{spec.max_nodes_per_rack}: the compute racks hold {spec.max_nodes_per_rack} systems each, "
             f"with their leaves."
         )]
-
-
-def compute_spec(scenario: ScenarioSpec, system: SystemSpec, inference: InferenceResult | None = None):
-    """The compute section, with the systems the workload needs when it gives the days, or the
-    systems the inference load needs; PlanLimitError past the GPUs a plan may have."""
-    gpus = workload_gpus_needed(scenario.workload, system) if scenario.workload else None
-    gpus = inference.gpus_needed if inference else gpus
-    spec = scenario.compute if gpus is None else replace(scenario.compute, nodes=-(-gpus // system.gpus))
-    check_gpu_limit(spec, system, scenario.compute)
-    return spec
-
-
-def sized_inference(scenario: ScenarioSpec, catalog: CatalogSnapshot, system: SystemSpec) -> InferenceResult | None:
-    """The inference load sized, or PlanLimitError on the load when it needs more GPUs than a
-    plan may have."""
-    if scenario.inference is None:
-        return None
-    spec = scenario.inference
-    sized = size_inference(spec, system, tuple(catalog.inference_operating_points.values()))
-    if sized.gpus_needed > MAX_GPUS:
-        load = "models" if spec.models else "requests_per_s" if spec.requests_per_s is not None else "concurrent_users"
-        raise PlanLimitError.at(
-            f"inference.{load}",
-            f"the load needs {sized.gpus_needed:,} GPUs, more than the {MAX_GPUS:,} a plan may have",
-        )
-    return sized

@@ -23,7 +23,7 @@ from typing import Any
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import InfeasibleError, PlanLimitError, ScenarioError
 from core.solver.management import server_groups
-from fabric.solver.cable_limit import MAX_PLAN_CABLES, check_cable_limit
+from fabric.solver.cable_limit import check_cable_limit
 from fabric.solver.endpoints import management_port_endpoints
 from fabric.solver.fabric import plan_fabrics
 from planner.solver.cluster import ClusterSizing
@@ -33,8 +33,8 @@ from planner.solver.phases import phase_document, spec_document
 from planner.solver.pipeline import validate_scenario
 from planner.solver.pools import one_pool_scenario, pool_paths
 from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
-from planner.solver.scenario import MAX_GPUS, ReliabilitySpec, ScenarioSpec
-from power.solver.rack_limits import MAX_PLAN_RACKS
+from planner.solver.scenario import ReliabilitySpec, ScenarioSpec
+from planner.solver.site_limits import check_site_limits
 from power.solver.rack_packing import pack_compute_racks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
@@ -43,9 +43,6 @@ from storage.solver.tiers import (
     storage_endpoint_groups,
     storage_system_counts,
 )
-
-MAX_PLAN_GPUS = MAX_GPUS
-"""GPUs of one plan, spares included: ten times the largest clusters announced."""
 
 CPU_S_PER_PLAN = 0.003
 """A one-pool plan's fixed cost [CPU s]: validating, sizing, pricing and the plan's sections,
@@ -251,9 +248,9 @@ def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: Mut
 
 def _check_pools(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWork":
     """Each pool as a one-pool scenario (its errors on its own paths), then the site's GPUs,
-    compute racks and cables summed over its pools: each pool within the limits, a hundred of
-    them were not (issue 27: 8 pools of 100k GPUs on 16 planes, 25.6 M cables, were accepted).
-    The site's shared fabrics are counted with each pool's share of their endpoints."""
+    compute racks and cables summed over its pools (`site_limits.check_site_limits`, which the
+    site's own steps apply too). The site's shared fabrics are counted with each pool's share of
+    their endpoints."""
     gpus = racks = rows = cables = 0
     heaviest, heaviest_cpu_s = "pools", -1.0
     for index, pool in enumerate(scenario.pools):
@@ -270,20 +267,7 @@ def _check_pools(scenario: ScenarioSpec, catalog: CatalogSnapshot) -> "PlanWork"
             heaviest, heaviest_cpu_s = _pool_path(work.driver, index), work.cpu_s
         nodes = -(-pool.gpus // system.gpus) if pool.gpus is not None else pool.nodes or 0
         gpus += (nodes + pool.spare_nodes) * system.gpus
-    if gpus > MAX_PLAN_GPUS:
-        raise InfeasibleError.at(
-            "pools", f"the pools have {gpus:,} GPUs together, more than the {MAX_PLAN_GPUS:,} a plan may have"
-        )
-    if racks > MAX_PLAN_RACKS:
-        raise InfeasibleError.at(
-            "pools", f"the pools fill {racks:,} compute racks together, more than the {MAX_PLAN_RACKS:,} a plan "
-            "may have",
-        )
-    if cables > MAX_PLAN_CABLES:
-        raise InfeasibleError.at(
-            "pools", f"the pools' fabrics would have {cables:,} cables together, more than the "
-            f"{MAX_PLAN_CABLES:,} a plan may have: plan fewer or smaller pools, or fewer planes",
-        )
+    check_site_limits(gpus=gpus, racks=racks, cables=cables)
     shared = sum(getattr(scenario.fabrics, name) is not None for name in ("compute", "storage", "inband", "oob"))
     fabrics = shared + sum(pool.fabric is not None for pool in scenario.pools)
     site = PlanWork(plans=len(scenario.pools), fabrics=fabrics, racks=racks, rows=rows, cables=cables,

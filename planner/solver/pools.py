@@ -11,9 +11,10 @@ from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import FieldError, ScenarioError
 from planner.solver.compute import ComputeResult, size_compute, system_with_nics
-from planner.solver.inference import InferenceResult, size_inference
+from planner.solver.inference import InferenceResult
 from planner.solver.scenario import PoolSpec, ScenarioSpec
-from planner.solver.workload import WorkloadResult, size_workload, workload_gpus_needed
+from planner.solver.systems import sized_inference, systems_spec
+from planner.solver.workload import WorkloadResult, size_workload
 
 
 def pool_fabric_name(pool_name: str, pools: int, shared: bool = False) -> str:
@@ -41,30 +42,16 @@ class SizedPool:
 def size_pool(
     index: int, pool: PoolSpec, catalog: CatalogSnapshot, pools: int, shared_compute: bool = False,
 ) -> SizedPool:
-    """The pool's systems from its GPUs, nodes, workload days or inference load.
+    """The pool's systems from its GPUs, nodes, workload days or inference load, sized as one
+    cluster's are (`systems`), its errors on the pool's paths.
     `shared_compute`: the site has a fabrics.compute, which a pool without its own joins."""
-    path = f"pools[{index}]"
-    system = system_with_nics(catalog.systems[pool.system], pool.nics, f"{path}.nics")
-    spec = pool.compute()
-    inference = None
-    if pool.inference is not None:
-        with pool_paths(index):
-            inference = size_inference(pool.inference, system, tuple(catalog.inference_operating_points.values()))
-    gpus = inference.gpus_needed if inference else pool_gpus_needed(pool, system)
-    if gpus is not None:
-        spec = replace(spec, nodes=-(-gpus // system.gpus))
-    compute = size_compute(spec, system)
+    system = system_with_nics(catalog.systems[pool.system], pool.nics, f"pools[{index}].nics")
+    with pool_paths(index):
+        inference = sized_inference(pool.inference, system, catalog)
+        compute = size_compute(systems_spec(pool.compute(), pool.workload, system, inference), system)
     workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
     shares = shared_compute and pool.fabric is None
     return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools, shares))
-
-
-def pool_gpus_needed(pool: PoolSpec, system: SystemSpec) -> int | None:
-    """The GPUs the pool's workload asks for (its days), or None when the pool gives gpus or
-    nodes (an inference section is sized in `size_pool`, which keeps its arithmetic)."""
-    if pool.workload is not None:
-        return workload_gpus_needed(pool.workload, system)
-    return None
 
 
 def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:

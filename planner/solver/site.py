@@ -19,6 +19,7 @@ from planner.solver.pools import SizedPool, rated_system, site_compute, size_poo
 from planner.solver.rounds import PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.site_design import SHARED_FABRICS, SiteDesign
+from planner.solver.site_limits import check_site_limits
 from planner.solver.tco import CostResult
 from planner.solver.token_cost import (
     inference_with_token_cost,
@@ -57,6 +58,7 @@ class SiteSizing:
         self.pools = [size_pool(index, pool, catalog, len(scenario.pools), shared_compute)
                       for index, pool in enumerate(scenario.pools)]
         self.compute = site_compute(self.pools)
+        check_site_limits(gpus=sum(pool.compute.total_nodes * pool.system.gpus for pool in self.pools))
         self.system = self.pools[0].system
         self.workload = next((pool.workload for pool in self.pools if pool.workload), None)
 

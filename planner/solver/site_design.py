@@ -27,6 +27,7 @@ from fabric.solver.specs import FabricsSpec
 from planner.solver.compute import ComputeResult
 from planner.solver.pools import SizedPool, pool_fabric_paths, rated_system, site_compute
 from planner.solver.scenario import ScenarioSpec
+from planner.solver.site_limits import check_site_limits
 from power.solver.power_plan import (
     RackDemand,
     RacksAndPower,
@@ -93,14 +94,16 @@ class SiteDesign:
             fabrics.update(plan_fabrics(replace(scenario.fabrics, compute=None, oob=None), *first, extra))
         else:
             fabrics = {name: fabric for name, fabric in planned.items() if name != "oob"}
-        if not self.oob:
-            return fabrics
-        # oob last, serving one management port per switch of every other fabric (one endpoint
-        # group per model, as for one pool).
-        pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
-        extra["oob"] += management_port_endpoints(pdu_ports, self.servers, self.stored)
-        extra["oob"] += management_endpoints(group for fabric in fabrics.values() for group in fabric.switch_groups())
-        return {**fabrics, **plan_fabrics(FabricsSpec(oob=scenario.fabrics.oob), *first, extra)}
+        if self.oob:
+            # oob last, serving one management port per switch of every other fabric (one
+            # endpoint group per model, as for one pool).
+            pdu_ports = {slug: (count, catalog.pdus[slug].management_ports) for slug, count in pdus.items()}
+            extra["oob"] += management_port_endpoints(pdu_ports, self.servers, self.stored)
+            extra["oob"] += management_endpoints(group for fabric in fabrics.values() for group in fabric.switch_groups())
+            fabrics = {**fabrics, **plan_fabrics(FabricsSpec(oob=scenario.fabrics.oob), *first, extra)}
+        if not pdus:  # the limit counts the fabrics as first planned: the PDUs' cables come on top
+            check_site_limits(cables=sum(link.count for fabric in fabrics.values() for link in fabric.links))
+        return fabrics
 
     def pack(self, fabrics: dict[str, FabricResult], optics_kw: dict[str, float]) -> RacksResult:
         """Each pool's compute racks with its own top-of-rack leaves, then the site's racks."""
@@ -131,6 +134,7 @@ class SiteDesign:
             groups += scale_up_switch_rack_groups(pool.compute.total_nodes, rated, spec, catalog.cooling_types)
             compute_kw += pool.compute.total_nodes * rated.power_kw
         site_racks = replace(self.packed[pools[0].spec.name], compute=sum(r.compute for r in self.packed.values()))
+        check_site_limits(racks=site_racks.compute)
         self.demand = RackDemand.of(
             0, pools[0].system, scenario.racks, switch_groups=switch_groups, storage_systems=self.stored,
             servers=self.servers, optics_kw_by_switch=optics_kw,

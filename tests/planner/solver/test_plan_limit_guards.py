@@ -130,3 +130,38 @@ def test_systems_past_the_gpus_limit_are_refused_as_they_are_sized(catalog, monk
     [error] = raised.value.errors
     assert error.path == field
     assert error.message.startswith(start)
+
+
+TWO_POOLS = {
+    "name": "two pools",
+    "pools": [{"name": "a", "system": "dgx-b300", "gpus": 1000}, {"name": "b", "system": "dgx-b300", "gpus": 1000}],
+    "fabrics": {"compute": {"switch": "q3400"}},
+}
+
+
+@pytest.mark.parametrize(("module", "limit", "start"), [
+    (rack_limits, "MAX_PLAN_RACKS", "the pools fill "),
+    (cable_limit, "MAX_PLAN_CABLES", "the pools' fabrics would have "),
+])
+def test_pools_each_within_a_limit_are_refused_on_pools_when_together_past_it(catalog, monkeypatch, module, limit,
+                                                                              start):
+    """Two pools of 125 B300 systems: each pool's racks and cables within a limit set to just
+    above one pool's, the two together past it."""
+    one_pool = plan_scenario({**TWO_POOLS, "pools": TWO_POOLS["pools"][:1]}, catalog)
+    figure = (one_pool.racks.compute if limit == "MAX_PLAN_RACKS"
+              else sum(link.count for fabric in one_pool.fabrics.values() for link in fabric.links))
+    monkeypatch.setattr(module, limit, figure + 1)
+    monkeypatch.setattr(rounds, "counted_fabrics", _fail)
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario(TWO_POOLS, catalog)
+    [error] = raised.value.errors
+    assert error.path == "pools"
+    assert error.message.startswith(start)
+
+
+def test_a_pools_workload_past_the_gpus_limit_is_refused_on_the_pools_own_days(catalog):
+    pools = [TWO_POOLS["pools"][0], {"name": "job", "system": "dgx-h100",
+                                     "workload": {"parameters_billion": 405, "tokens_trillion": 15.6, "days": 1e-6}}]
+    with pytest.raises(PlanLimitError) as raised:
+        plan_scenario({**TWO_POOLS, "pools": pools}, catalog)
+    assert list(raised.value.as_dict()) == ["pools[1].workload.days"]
