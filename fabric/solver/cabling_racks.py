@@ -80,32 +80,40 @@ class RackIndex:
                 runs.append((first_unit, group.count, item.count, first, group))
         self.kind_counts = kind_counts
         self.network_slots = network_slots(groups)
-        # Floor runs: kind -> starts (kind index) and (first number, row, slot, x of the first
-        # centre, width, y); number -> the same, for positions.
+        # Floor runs: kind -> starts (kind index) and first numbers; by the first number of each
+        # run, its row, the x of its first centre, its racks' width and its y, for positions. (A
+        # million GPUs' floor has 7,000 runs: the loop keeps to local names and flat lists.)
         self.floor_starts: dict[str, list[int]] = {}
-        self.floor_runs: dict[str, list[tuple[int, int, int, float, float, float]]] = {}
+        self.floor_numbers: dict[str, list[int]] = {}
         self.number_starts: list[int] = []
-        self.number_runs: list[tuple[int, int, float, float, float]] = []
+        self.number_rows: list[int] = []
+        first_x, run_widths, run_y = [], [], []
         if floor is not None:
             number, seen = 1, {}
+            widths, add_start, add_row = floor.width_m_by_kind, self.number_starts.append, self.number_rows.append
             for row in floor.rows:
-                x_m, slot = floor.end_aisle_m, 0
+                x_m, row_index, y_m = floor.end_aisle_m, row.index, row.y_m
                 for segment in row.segments:
-                    width = floor.width_m_by_kind[segment.kind]
-                    run = (number, row.index, slot, x_m + width / 2, width, row.y_m)
-                    self.floor_starts.setdefault(segment.kind, []).append(seen.get(segment.kind, 0))
-                    self.floor_runs.setdefault(segment.kind, []).append(run)
-                    self.number_starts.append(number)
-                    self.number_runs.append(run[1:])
-                    seen[segment.kind] = seen.get(segment.kind, 0) + segment.count
-                    number += segment.count
-                    slot += segment.count
-                    x_m += width * segment.count
+                    kind, count = segment.kind, segment.count
+                    width = widths[kind]
+                    if kind not in seen:
+                        seen[kind] = 0
+                        self.floor_starts[kind], self.floor_numbers[kind] = [], []
+                    self.floor_starts[kind].append(seen[kind])
+                    self.floor_numbers[kind].append(number)
+                    add_start(number)
+                    add_row(row_index)
+                    first_x.append(x_m + width / 2)
+                    run_widths.append(width)
+                    run_y.append(y_m)
+                    seen[kind] += count
+                    number += count
+                    x_m += width * count
         self.positions = floor is not None
         self._numbers: dict[str, np.ndarray] = {}
         self._slots = np.array(self.network_slots, dtype=np.int64)
         self._runs = {
-            kind: (np.array(starts, dtype=np.int64), np.array([run[0] for run in self.floor_runs[kind]]))
+            kind: (np.array(starts, dtype=np.int64), np.array(self.floor_numbers[kind], dtype=np.int64))
             for kind, starts in self.floor_starts.items()
         }
         self._orders = {
@@ -113,12 +121,11 @@ class RackIndex:
             for kind, starts in self.order_starts.items()
         }
         # x and y of every rack by floor number (index 0: no rack).
-        runs = np.array(self.number_runs, dtype=float).reshape(-1, 5)
         sizes = np.diff([*self.number_starts, sum(group.count for group in groups) + 1]) if self.number_starts else []
         offset = np.arange(int(np.sum(sizes))) - np.repeat(np.cumsum(sizes) - sizes, sizes) if len(sizes) else np.zeros(0)
-        by_run = np.repeat(runs, sizes, axis=0) if len(sizes) else runs
-        self._x = np.concatenate([[0.0], by_run[:, 2] + by_run[:, 3] * offset])
-        self._y = np.concatenate([[0.0], by_run[:, 4]])
+        self._x = np.concatenate([[0.0], np.repeat(np.array(first_x, dtype=float), sizes)
+                                  + np.repeat(np.array(run_widths, dtype=float), sizes) * offset])
+        self._y = np.concatenate([[0.0], np.repeat(np.array(run_y, dtype=float), sizes)])
         self.positions = self.positions and len(self._x) > 1
 
     def label(self, number: int) -> str:
@@ -155,7 +162,7 @@ class RackIndex:
             if not starts:
                 return 0
             at = bisect_right(starts, index) - 1
-            return self.floor_runs[kind][at][0] + index - starts[at]
+            return self.floor_numbers[kind][at] + index - starts[at]
         starts = self.order_starts[kind]
         at = bisect_right(starts, index) - 1
         return self.order_numbers[kind][at] + index - starts[at]
@@ -265,23 +272,22 @@ def placement_key(racks: Any) -> tuple:
 def network_slots(groups: tuple) -> list[int]:
     """The floor's network rack (its index among them) of each network rack of the per-rack
     groups: every fabric's racks spread over the floor in proportion, the j-th of a fabric's n
-    racks at (j + 1/2) / n of the way (ties in fabric order), so that each fabric's switches
-    stand along the systems they serve rather than at one end of the hall."""
+    racks at (j + 1/2) / n of the way (ties in fabric order, then in the groups' order), so that
+    each fabric's switches stand along the systems they serve rather than at one end of the hall."""
     racks = [group for group in groups if group.kind == "network"]
-    per_fabric: dict[str, int] = {}
-    for group in racks:
-        per_fabric[group.fabric] = per_fabric.get(group.fabric, 0) + group.count
-    fabric_rank = {fabric: rank for rank, fabric in enumerate(per_fabric)}
-    keys, seen = [], {}
-    for group in racks:
-        for _ in range(group.count):
-            j = seen.get(group.fabric, 0)
-            seen[group.fabric] = j + 1
-            keys.append(((j + 0.5) / per_fabric[group.fabric], fabric_rank[group.fabric]))
-    slots = [0] * len(keys)
-    for slot, index in enumerate(sorted(range(len(keys)), key=keys.__getitem__)):
-        slots[index] = slot
-    return slots
+    if not racks:
+        return []
+    fabric_rank = {fabric: rank for rank, fabric in enumerate(dict.fromkeys(group.fabric for group in racks))}
+    rank = np.repeat([fabric_rank[group.fabric] for group in racks], [group.count for group in racks])
+    per_fabric = np.bincount(rank)
+    # j: each rack's place among its fabric's, in the groups' order
+    by_fabric = np.argsort(rank, kind="stable")
+    j = np.empty(len(rank), dtype=np.int64)
+    j[by_fabric] = np.arange(len(rank)) - np.repeat(np.cumsum(per_fabric) - per_fabric, per_fabric)
+    order = np.lexsort((rank, (j + 0.5) / per_fabric[rank]))
+    slots = np.empty(len(rank), dtype=np.int64)
+    slots[order] = np.arange(len(rank))
+    return slots.tolist()
 
 
 def top_u(usable_u: int, units_above: int, units: int) -> int:

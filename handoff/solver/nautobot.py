@@ -103,7 +103,7 @@ def rack_row(racks_index: Any, number: int) -> int:
     row 1 when the plan has no floor layout."""
     starts = getattr(racks_index, "number_starts", None) or []
     at = bisect_right(starts, number) - 1
-    return int(racks_index.number_runs[at][0]) + 1 if at >= 0 else 1
+    return int(racks_index.number_rows[at]) + 1 if at >= 0 else 1
 
 
 def desired_objects(plan: Any, catalog: "CatalogSnapshot", location: str | None = None) -> Desired:
