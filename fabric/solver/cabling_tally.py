@@ -95,9 +95,9 @@ def _count_segment(
             if end.devices not in segment_cages:
                 segment_cages[end.devices] = np.zeros(end.cages, dtype=bool)
             marked = segment_cages[end.devices]
-            distinct = np.unique(getattr(table, side)[length_dm])
+            of_lengths = getattr(table, side)[length_dm]
             # the links' needs one by one only where they differ
-            needs = getattr(chunk, side) if len(distinct) > 1 else int(distinct[0])
+            needs = int(of_lengths[0]) if (of_lengths == of_lengths[0]).all() else getattr(chunk, side)
             _raise_to_needs(held[end.devices], marked, end.cage, needs)
             if end.native is not None:
                 if end.devices not in used:
