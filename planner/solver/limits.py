@@ -8,12 +8,13 @@ pipeline starts from, worked out here the same way and cheaply, so that a reques
 hold a server for minutes and gigabytes is refused in milliseconds with an `InfeasibleError`
 naming the input that drove it.
 
-The limits on racks, rows and cables are guards inside the steps that yield those figures
-(`power.solver.rack_limits` in the compute racks' packing, `fabric.solver.cable_limit` on the
-fabrics as the pipeline first plans them), so a plan made without this estimate (a sweep's
-design) stops there too, before the floor is laid out or a cable placed; the estimate works the
-figures out with the same steps and meets the same guards. The sums over a site's pools and a
-site's phases, and the CPU budget of a request, are this module's alone.
+The limits themselves are guards inside the steps that yield the figures: GPUs where the
+systems are sized (`systems`), storage systems in storage sizing (`storage_limits`), racks and
+rows in the compute racks' packing (`rack_limits`), cables on the fabrics as the pipeline first
+plans them (`cable_limit`), a site's pools together in the site's steps (`site_limits`). So a
+plan made without this estimate (a sweep's design) stops there too, before the floor is laid out
+or a cable placed; the estimate works the figures out with the same steps and meets the same
+guards. The sums over a site's phases and the CPU budget of a request are this module's alone.
 """
 
 from collections.abc import MutableMapping
