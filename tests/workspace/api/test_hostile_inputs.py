@@ -2,6 +2,7 @@
 answered in full): documents that once cost seconds and hundreds of megabytes to refuse, keys
 given twice, text that broke the error path, and figures that overflowed."""
 
+import gc
 import json
 import math
 import time
@@ -130,17 +131,25 @@ def _non_finite_paths(value, path=""):
             yield from _non_finite_paths(item, f"{path}[{index}]")
 
 
-def _answer(api, document) -> tuple[int, dict, float]:
-    started = time.thread_time()
-    response = api.post("/api/v1/plan/", document, format="json")
-    return response.status_code, response.json(), time.thread_time() - started
+def _answer(api, document, tries: int = 1) -> tuple[int, dict, float]:
+    """The status and body of posting the document, and the least CPU time of `tries` posts: a
+    refusal's own cost, not a pause of the test process (a collection of its garbage, some
+    700,000 objects, after the megabyte documents above). CI measured 0.69 s once for a refusal
+    that takes 0.04 s."""
+    best = float("inf")
+    for _ in range(tries):
+        gc.collect()
+        started = time.thread_time()
+        response = api.post("/api/v1/plan/", document, format="json")
+        best = min(best, time.thread_time() - started)
+    return response.status_code, response.json(), best
 
 
 @pytest.mark.parametrize("policy", ["young", "daly", "daly_higher_order"])
 def test_a_vanishing_interruption_rate_is_refused_on_its_field(api, policy):
     document = {"name": "x", "compute": {"system": "dgx-h100", "gpus": 8},
                 "reliability": {"interruptions_per_gpu_year": 1e-300, "checkpoint_interval_s": policy}}
-    status, body, cpu_s = _answer(api, document)
+    status, body, cpu_s = _answer(api, document, tries=3)
     assert status == 400
     assert list(body["errors"]) == ["reliability.interruptions_per_gpu_year"]
     assert cpu_s < QUICK_CPU_S
@@ -161,7 +170,7 @@ def test_the_least_interruption_rates_give_finite_figures(api, policy, rate):
 def test_a_discount_rate_near_minus_one_over_fifty_years_is_a_422_on_its_field(api):
     document = _llama_job()
     document["finance"] = {"discount_rate": -0.999999, "years": 50}
-    status, body, cpu_s = _answer(api, document)
+    status, body, cpu_s = _answer(api, document, tries=3)
     assert status == 422
     assert list(body["errors"]) == ["finance.discount_rate"]
     assert cpu_s < QUICK_CPU_S * 4  # the whole plan of the example is made first
@@ -200,7 +209,7 @@ def test_pools_are_held_to_the_cable_limit_together(api):
         {"name": f"p{index}", "system": "dgx-h100", "gpus": 100_000, "fabric": {"switch": "qm9700", "planes": 16}}
         for index in range(8)
     ]}
-    status, body, cpu_s = _answer(api, document)
+    status, body, cpu_s = _answer(api, document, tries=3)
     assert status == 422
     assert list(body["errors"]) == ["pools"] and "cables together" in body["errors"]["pools"][0]
     assert cpu_s < QUICK_CPU_S
