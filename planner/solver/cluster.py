@@ -21,12 +21,11 @@ from planner.solver.bom import system_part_counts
 from planner.solver.compute import (
     ComputeResult,
     compute_warnings,
-    size_compute,
     size_field,
 )
 from planner.solver.rounds import CABLES_ENGINE, PlanOptions, optics_kw_by_device, settle
 from planner.solver.scenario import ScenarioSpec
-from planner.solver.systems import sized_inference, systems_spec
+from planner.solver.systems import sized_compute, sized_inference
 from planner.solver.tco import CostResult
 from planner.solver.token_cost import inference_with_token_cost
 from planner.solver.workload import size_workload
@@ -53,9 +52,7 @@ class ClusterSizing:
         self.scenario, self.catalog = scenario, catalog
         self.system = catalog.systems[scenario.compute.system]
         self.inference = sized_inference(scenario.inference, self.system, catalog)
-        self.compute = size_compute(
-            systems_spec(scenario.compute, scenario.workload, self.system, self.inference), self.system
-        )
+        self.compute = sized_compute(scenario.compute, scenario.workload, self.system, self.inference)
         self.workload = size_workload(scenario.workload, self.system, self.compute.gpus) if scenario.workload else None
 
     def fabrics_and_racks(

@@ -102,19 +102,18 @@ def size_field(scenario) -> str:
     return "compute.nodes" if scenario.compute.nodes is not None else "compute.gpus"
 
 
-def check_gpu_limit(spec: ComputeSpec, system: SystemSpec, given: ComputeSpec) -> None:
-    """PlanLimitError when the systems `spec` asks for, spares included, hold more GPUs than a
-    plan may have (MAX_GPUS): on the spares when the systems alone fit, else on the count the
-    scenario gave (`given`, before a workload or an inference load set the systems)."""
-    nodes = nodes_for_gpus(spec.gpus, system.gpus) if spec.gpus is not None else spec.nodes
-    total = nodes + spec.spare_nodes
-    if total * system.gpus <= MAX_GPUS:
+def check_gpu_limit(compute: ComputeResult, given: ComputeSpec) -> None:
+    """PlanLimitError when the systems, spares included, hold more GPUs than a plan may have
+    (MAX_GPUS): on the spares when the systems alone fit, else on the count the scenario gave
+    (`given`, before a workload or an inference load set the systems)."""
+    per_node = compute.gpus_per_node
+    if compute.total_nodes * per_node <= MAX_GPUS:
         return
-    field = "compute.spare_nodes" if nodes * system.gpus <= MAX_GPUS else (
+    field = "compute.spare_nodes" if compute.gpus <= MAX_GPUS else (
         "compute.nodes" if given.nodes is not None else "compute.gpus"
     )
     raise PlanLimitError.at(
         field,
-        f"{total:,} systems of {system.gpus} GPUs are {total * system.gpus:,} GPUs, more than the {MAX_GPUS:,} "
-        "a plan may have",
+        f"{compute.total_nodes:,} systems of {per_node} GPUs are {compute.total_nodes * per_node:,} GPUs, more than "
+        f"the {MAX_GPUS:,} a plan may have",
     )

@@ -33,14 +33,12 @@ from planner.solver.phase_checks import phase_error
 from planner.solver.phases import phase_document, spec_document
 from planner.solver.pipeline import validate_scenario
 from planner.solver.pools import one_pool_scenario, pool_paths
-from planner.solver.reliability import checkpoint_write_target_s, mtbi_s_for
-from planner.solver.scenario import ReliabilitySpec, ScenarioSpec
+from planner.solver.scenario import ScenarioSpec
 from planner.solver.site_limits import check_site_limits
+from planner.solver.steps import size_storage_and_reliability
 from power.solver.rack_packing import pack_compute_racks
-from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
     StorageResult,
-    size_storage,
     storage_endpoint_groups,
     storage_system_counts,
 )
@@ -237,7 +235,8 @@ def _check_one_pool(scenario: ScenarioSpec, catalog: CatalogSnapshot, cache: Mut
     a workload, an inference load or a count past the GPUs a plan may have."""
     sizing = ClusterSizing(scenario, catalog)
     system, compute = sizing.system, sizing.compute
-    storage = _check_storage(scenario, catalog, compute, system)
+    # storage sized as the pipeline sizes it; its guard refuses too many storage systems
+    storage, _, _ = size_storage_and_reliability(scenario, catalog, system, compute, sizing.workload)
     racks, rows = _check_racks(scenario, catalog, compute, system)
     cables, cable_field = _check_cables(scenario, catalog, compute, storage, system, cache)
     fabrics = sum(getattr(scenario.fabrics, name) is not None for name in ("compute", "storage", "inband", "oob"))
@@ -328,22 +327,3 @@ def _check_cables(
     return check_cable_limit(fabrics, scenario.fabrics, size_field(scenario))
 
 
-def _check_storage(scenario: ScenarioSpec, catalog: CatalogSnapshot, compute, system) -> StorageResult | None:
-    """The storage the plan will size (None without a workload, reliability or storage
-    section), or PlanLimitError when it passes MAX_STORAGE_SYSTEMS (the sizing's own guard,
-    `storage_limits.check_storage_limit`)."""
-    if scenario.workload is None and scenario.reliability is None and scenario.storage == StorageSpec():
-        return None
-    reliability = scenario.reliability or ReliabilitySpec()
-    target_s = checkpoint_write_target_s(
-        scenario.storage.checkpoint_write_s, scenario.storage.checkpoint_write_share,
-        mtbi_s_for(reliability, compute.gpus), reliability.checkpoint_interval_s,
-    )
-    workload = scenario.workload
-    return size_storage(
-        scenario.storage, catalog.storage_systems, gpus=compute.gpus, nodes=compute.nodes,
-        storage_nic=system.nic("storage"),
-        parameters_billion=workload.parameters_billion if workload else None,
-        tokens_trillion=workload.tokens_trillion if workload else None,
-        checkpoint_write_target_s=target_s,
-    )

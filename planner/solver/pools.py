@@ -10,10 +10,10 @@ from dataclasses import dataclass, replace
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import FieldError, ScenarioError
-from planner.solver.compute import ComputeResult, size_compute, system_with_nics
+from planner.solver.compute import ComputeResult, system_with_nics
 from planner.solver.inference import InferenceResult
 from planner.solver.scenario import PoolSpec, ScenarioSpec
-from planner.solver.systems import sized_inference, systems_spec
+from planner.solver.systems import sized_compute, sized_inference
 from planner.solver.workload import WorkloadResult, size_workload
 
 
@@ -48,7 +48,7 @@ def size_pool(
     system = system_with_nics(catalog.systems[pool.system], pool.nics, f"pools[{index}].nics")
     with pool_paths(index):
         inference = sized_inference(pool.inference, system, catalog)
-        compute = size_compute(systems_spec(pool.compute(), pool.workload, system, inference), system)
+        compute = sized_compute(pool.compute(), pool.workload, system, inference)
     workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
     shares = shared_compute and pool.fabric is None
     return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools, shares))

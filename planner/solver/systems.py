@@ -7,7 +7,7 @@ from dataclasses import replace
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import PlanLimitError
-from planner.solver.compute import check_gpu_limit
+from planner.solver.compute import ComputeResult, check_gpu_limit, size_compute
 from planner.solver.inference import InferenceResult, size_inference
 from planner.solver.inference_spec import InferenceSpec
 from planner.solver.scenario import MAX_GPUS, ComputeSpec, WorkloadSpec
@@ -29,12 +29,12 @@ def sized_inference(spec: InferenceSpec | None, system: SystemSpec, catalog: Cat
     return sized
 
 
-def systems_spec(given: ComputeSpec, workload: WorkloadSpec | None, system: SystemSpec,
-                 inference: InferenceResult | None) -> ComputeSpec:
-    """The compute section with the systems the workload needs when it gives the days, or those
-    the inference load needs; PlanLimitError past the GPUs a plan may have."""
+def sized_compute(given: ComputeSpec, workload: WorkloadSpec | None, system: SystemSpec,
+                  inference: InferenceResult | None) -> ComputeResult:
+    """The systems asked for, or those the workload needs when it gives the days, or those the
+    inference load needs; PlanLimitError past the GPUs a plan may have."""
     gpus = workload_gpus_needed(workload, system) if workload else None
     gpus = inference.gpus_needed if inference else gpus
-    spec = given if gpus is None else replace(given, nodes=-(-gpus // system.gpus))
-    check_gpu_limit(spec, system, given)
-    return spec
+    compute = size_compute(given if gpus is None else replace(given, nodes=-(-gpus // system.gpus)), system)
+    check_gpu_limit(compute, given)
+    return compute
