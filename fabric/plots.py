@@ -1,31 +1,35 @@
 """Figures of the fabrics of a plan: a picture of each fabric's structure (topology_plots)."""
 
 from catalog.solver.snapshot import CatalogSnapshot
+from fabric.solver.results import FabricResult
 from fabric.topology_plots import topology_figure
 
 
-def _names(fabric: dict, catalog: CatalogSnapshot | None) -> dict[str, str]:
+def _part_name(slug: str, catalog: CatalogSnapshot | None) -> str:
+    """The catalog name of the part `slug`, or the slug where the catalog has none."""
+    part = catalog.part(slug) if catalog is not None else None
+    return part.name if part is not None else slug
+
+
+def _names(fabric: FabricResult, catalog: CatalogSnapshot | None) -> dict[str, str]:
     """Catalog names of the fabric's switch models, by slug."""
-    names = {}
-    for tier in fabric.get("tiers") or ():
-        slug = tier.get("switch") if isinstance(tier, dict) else None
-        part = catalog.part(slug) if catalog is not None and slug else None
-        if slug:
-            names[slug] = getattr(part, "name", None) or slug
-    return names
+    return {tier.switch: _part_name(tier.switch, catalog) for tier in fabric.tiers if tier.switch}
 
 
-def fabric_figures(plan: dict, catalog: CatalogSnapshot | None = None) -> dict[str, dict]:
-    fabrics = plan.get("fabrics")
-    if not isinstance(fabrics, dict):
+def fabric_figures(
+    fabrics: dict[str, FabricResult] | None, catalog: CatalogSnapshot | None, system: str | None
+) -> dict[str, dict]:
+    """The topology figure of each fabric of a plan that has switches, by fabric name.
+
+    `fabrics` is the plan's (None where it has none), `catalog` the one it was planned with, for
+    the names of the switches and systems, and `system` the slug of its compute system.
+    """
+    if fabrics is None:
         return {}
-    system = (plan.get("compute") or {}).get("system")
-    part = catalog.part(system) if catalog is not None and system else None
-    node_name = getattr(part, "name", None) or system or "system"
+    node_name = _part_name(system, catalog) if system else "system"
     figures = {}
     for name, fabric in fabrics.items():
-        if isinstance(fabric, dict):
-            figure = topology_figure(fabric, _names(fabric, catalog), node_name)
-            if figure is not None:
-                figures[name] = figure
+        figure = topology_figure(fabric, _names(fabric, catalog), node_name)
+        if figure is not None:
+            figures[name] = figure
     return figures

@@ -5,12 +5,16 @@ groups with their global links.
 
 Repetition is elided: the first two units, "…", the last one, with the count. Every marker has a
 hover: role, model, how many, ports used and free per switch, links down and up.
+
+Every function here reads the fabric's result as it is planned (`FabricResult`, its
+`TierResult`s and `LinkResult`s), not its JSON.
 """
 
 import math
 from dataclasses import dataclass, field
 
 from core.plot_theme import PALETTE, base_layout
+from fabric.solver.results import FabricResult, LinkResult, TierResult
 
 RAIL_COLORS = ["#0b6bcb", "#e67e22", "#1b8a5a", "#c0392b", "#7a4fd1", "#138d9c", "#b7950b", "#d63384"]
 SWITCH_COLOR = "#5b6b7c"
@@ -79,35 +83,32 @@ def _drawn(count: int, limit: int = MAX_SWITCHES_DRAWN) -> int:
     return max(0, min(count, limit))
 
 
-def _tier_hover(fabric: dict, tier: dict, names: dict[str, str], extra: str = "") -> str:
-    switches = int(tier.get("switches") or 0)
-    planes = int(fabric.get("planes") or 1)
-    per_switch_used = (tier.get("ports_used") or 0) / switches if switches else 0
-    per_switch_free = (tier.get("ports_free") or 0) / switches if switches else 0
-    model = names.get(tier.get("switch"), tier.get("switch") or "")
+def _tier_hover(fabric: FabricResult, tier: TierResult, names: dict[str, str], extra: str = "") -> str:
+    """A switch's hover: its tier's role, model and count, its ports and links per switch."""
+    switches = tier.switches
+    planes = fabric.planes
+    per_switch_used = tier.ports_used / switches if switches else 0
+    per_switch_free = tier.ports_free / switches if switches else 0
+    model = names.get(tier.switch, tier.switch)
     count = f"{switches:,} in all" + (f" ({switches // planes:,} per plane)" if planes > 1 else "")
-    up = tier.get("up_links_per_switch") or 0
     return (
-        f"<b>{str(tier.get('role', 'switch')).capitalize()}</b>{extra}<br>{model}<br>{count}<br>"
+        f"<b>{tier.role.capitalize()}</b>{extra}<br>{model}<br>{count}<br>"
         f"ports per switch: {per_switch_used:,.0f} used, {per_switch_free:,.0f} free<br>"
-        f"links per switch: {tier.get('down_links_per_switch') or 0:,} down, {up:,} up"
+        f"links per switch: {tier.down_links_per_switch:,} down, {tier.up_links_per_switch:,} up"
     )
 
 
-def _link(fabric: dict, lower: str, upper: str) -> dict | None:
-    for link in fabric.get("links") or ():
-        if isinstance(link, dict) and link.get("from") == lower and link.get("to") == upper:
-            return link
-    return None
+def _link(fabric: FabricResult, lower: str, upper: str) -> LinkResult | None:
+    """The fabric's links from the `lower` role up to the `upper` one, if it has any."""
+    return next((link for link in fabric.links if link.from_ == lower and link.to == upper), None)
 
 
-def _bundle_text(fabric: dict, link: dict | None) -> str:
-    if not link:
+def _bundle_text(fabric: FabricResult, link: LinkResult | None) -> str:
+    if link is None:
         return ""
-    planes = int(fabric.get("planes") or 1)
-    count = int(link.get("count") or 0)
-    per_plane = f"{count // planes:,} per plane, " if planes > 1 else ""
-    return f"{per_plane}{count:,} links × {link.get('gbps', 0):,.0f} Gb/s"
+    planes = fabric.planes
+    per_plane = f"{link.count // planes:,} per plane, " if planes > 1 else ""
+    return f"{per_plane}{link.count:,} links × {link.gbps:,.0f} Gb/s"
 
 
 @dataclass(frozen=True)
@@ -124,39 +125,44 @@ class Units:
     """Scalable units inside a pod (three tiers)."""
 
 
-def _units(fabric: dict, per_plane: dict[str, int]) -> Units:
-    nodes = int(fabric.get("endpoints") or 0)
-    first = (fabric.get("tiers") or [{}])[0].get("role", "leaf")
+def _units(fabric: FabricResult, per_plane: dict[str, int]) -> Units:
+    """How one plane of `fabric` repeats; `per_plane` is its switches of one plane by role."""
+    nodes = fabric.endpoints
+    first = fabric.tiers[0].role if fabric.tiers else "leaf"
     leaves = per_plane.get(first, 0)
-    placement = fabric.get("leaf_placement")
-    if fabric.get("topology") != "fat_tree":
+    if fabric.topology != "fat_tree":
         return Units("fabric", 1, leaves, nodes)
-    pods = int(fabric.get("pods") or 0)
-    scalable_units = int(fabric.get("scalable_units") or 0)
-    if int(fabric.get("tier_count") or 0) >= 3 and pods > 1:
+    pods = fabric.pods
+    scalable_units = fabric.scalable_units
+    if fabric.tier_count >= 3 and pods > 1:
         return Units(
-            "pod", pods, int(fabric.get("leaves_per_pod") or leaves // pods),
-            math.ceil(nodes / pods), int(fabric.get("spines_per_pod") or 0), scalable_units // pods,
+            "pod", pods, fabric.leaves_per_pod or leaves // pods,
+            math.ceil(nodes / pods), fabric.spines_per_pod, scalable_units // pods,
         )
-    word = "rack" if placement == "top_of_rack" else "SU"
+    word = "rack" if fabric.leaf_placement == "top_of_rack" else "SU"
     if scalable_units >= 1:
         return Units(word, scalable_units, max(1, leaves // scalable_units), math.ceil(nodes / scalable_units))
     return Units("fabric", 1, leaves, nodes)
 
 
-def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[Drawing, list[str]]:
-    """The drawing of one plane of a fat tree or rail-only fabric, and the names of its rows
-    from the bottom (systems, then each tier)."""
-    planes = int(fabric.get("planes") or 1)
-    tiers = [tier for tier in fabric.get("tiers") or () if isinstance(tier, dict)]
-    per_plane = {tier["role"]: int(tier.get("switches") or 0) // planes for tier in tiers}
+def _per_plane(fabric: FabricResult) -> dict[str, int]:
+    """Switches of one plane, by tier role."""
+    return {tier.role: tier.switches // fabric.planes for tier in fabric.tiers}
+
+
+def tree_drawing(fabric: FabricResult, names: dict[str, str], node_name: str) -> tuple[Drawing, list[str]]:
+    """The drawing of one plane of a fat tree or rail-only fabric (with at least one tier), and
+    the names of its rows from the bottom (systems, then each tier)."""
+    planes = fabric.planes
+    tiers = fabric.tiers
+    per_plane = _per_plane(fabric)
     units = _units(fabric, per_plane)
-    rails = int(fabric.get("rails") or 0)
-    by_rail = fabric.get("leaf_placement") == "rail_optimized" or fabric.get("topology") == "rail_only"
+    rails = fabric.rails
+    by_rail = fabric.leaf_placement == "rail_optimized" or fabric.topology == "rail_only"
     drawing = Drawing()
     slots = shown_units(units.count)
     width = len(slots) * UNIT_WIDTH
-    rows = ["Systems"] + [str(tier["role"]).capitalize() for tier in tiers]
+    rows = ["Systems"] + [tier.role.capitalize() for tier in tiers]
     first_tier, top_tiers = tiers[0], tiers[1:]
     leaf_positions: dict[int, list[float]] = {}
     for slot, unit in enumerate(slots):
@@ -201,19 +207,19 @@ def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[D
             rail = leaf % rails + 1 if by_rail and rails else None
             extra = f": rail {rail}" if rail else ""
             color = RAIL_COLORS[(rail - 1) % len(RAIL_COLORS)] if rail else TIER_COLORS[0]
-            drawing.marker(str(first_tier["role"]), lx, 1, _tier_hover(fabric, first_tier, names, f" {leaf + 1} of {label}{extra}"), color)
+            drawing.marker(first_tier.role, lx, 1, _tier_hover(fabric, first_tier, names, f" {leaf + 1} of {label}{extra}"), color)
         if units.leaves > leaves_drawn:
-            drawing.text((x0 + x1) / 2, 1.26, f"{units.leaves:,} {plural(first_tier['role'])}" + (f"<br>{units.sub_units} SUs × {rails} rails" if units.sub_units and by_rail else ""), font={"size": 10})
+            drawing.text((x0 + x1) / 2, 1.26, f"{units.leaves:,} {plural(first_tier.role)}" + (f"<br>{units.sub_units} SUs × {rails} rails" if units.sub_units and by_rail else ""), font={"size": 10})
         if units.spines and top_tiers:
             spine_tier = top_tiers[0]
             spines_drawn = _drawn(units.spines)
             spine_x = _spread(spines_drawn, x0 + 0.04, x1 - 0.04)
             for index, sx in enumerate(spine_x):
-                drawing.marker(str(spine_tier["role"]), sx, 2, _tier_hover(fabric, spine_tier, names, f" {index + 1} of {label}"), TIER_COLORS[1])
+                drawing.marker(spine_tier.role, sx, 2, _tier_hover(fabric, spine_tier, names, f" {index + 1} of {label}"), TIER_COLORS[1])
                 for lx in leaf_x:
                     drawing.line("leaf links", lx, 1, sx, 2, color=MESH_COLOR, width=0.6)
             if units.spines > spines_drawn:
-                drawing.text((x0 + x1) / 2, 2.2, f"{units.spines:,} {plural(spine_tier['role'])}", font={"size": 10})
+                drawing.text((x0 + x1) / 2, 2.2, f"{units.spines:,} {plural(spine_tier.role)}", font={"size": 10})
             leaf_positions[slot] = spine_x
     # Tiers shared by every unit, drawn across the whole width.
     shared = top_tiers[1:] if units.spines else top_tiers
@@ -221,19 +227,19 @@ def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[D
     below_x = [(position, x) for slot in leaf_positions for position, x in enumerate(leaf_positions[slot])]
     for offset, tier in enumerate(shared):
         level = level_offset + offset + 1
-        count = per_plane.get(tier["role"], 0)
+        count = per_plane.get(tier.role, 0)
         drawn = _drawn(count)
         xs = _spread(drawn, 0.12, width - 0.12)
         for index, x in enumerate(xs):
-            drawing.marker(str(tier["role"]), x, level, _tier_hover(fabric, tier, names, f" {index + 1}"), TIER_COLORS[min(level - 1, len(TIER_COLORS) - 1)])
+            drawing.marker(tier.role, x, level, _tier_hover(fabric, tier, names, f" {index + 1}"), TIER_COLORS[min(level - 1, len(TIER_COLORS) - 1)])
         for _, bx in below_x:
             for x in xs:
-                drawing.line(f"{tier['role']} links", bx, level - 1, x, level, color=MESH_COLOR, width=0.6)
+                drawing.line(f"{tier.role} links", bx, level - 1, x, level, color=MESH_COLOR, width=0.6)
         if count > drawn:
-            drawing.text(width - 0.1, level + 0.28, f"{count:,} {plural(tier['role'])}" + (" per plane" if planes > 1 else ""), xanchor="right", font={"size": 10})
+            drawing.text(width - 0.1, level + 0.28, f"{count:,} {plural(tier.role)}" + (" per plane" if planes > 1 else ""), xanchor="right", font={"size": 10})
         below_x = list(enumerate(xs))
     # Bundles between tiers: counts and speed, at the left of each gap.
-    roles = ["node"] + [str(tier["role"]) for tier in tiers]
+    roles = ["node"] + [tier.role for tier in tiers]
     for level in range(1, len(roles)):
         text = _bundle_text(fabric, _link(fabric, roles[level - 1], roles[level]))
         if text:
@@ -242,19 +248,20 @@ def tree_drawing(fabric: dict, names: dict[str, str], node_name: str) -> tuple[D
     return drawing, rows
 
 
-def dragonfly_drawing(fabric: dict, names: dict[str, str]) -> Drawing:
-    """Groups in a ring, every pair joined by its global links; routers all-to-all inside."""
-    shape = fabric.get("dragonfly") or {}
-    groups = int(shape.get("groups") or 0)
-    routers = int(shape.get("routers_per_group") or 0)
-    tier = next((tier for tier in fabric.get("tiers") or () if isinstance(tier, dict)), {})
+def dragonfly_drawing(fabric: FabricResult, names: dict[str, str]) -> Drawing:
+    """Groups in a ring, every pair joined by its global links; routers all-to-all inside.
+    `fabric` is a dragonfly: its `dragonfly` shape and its router tier are set."""
+    shape = fabric.dragonfly
+    groups = shape.groups
+    routers = shape.routers_per_group
+    tier = fabric.tiers[0]
     drawing = Drawing()
     drawn = min(groups, MAX_GROUPS_DRAWN)
     angles = [math.pi / 2 - 2 * math.pi * index / drawn for index in range(drawn)]
     centres = [(math.cos(angle), math.sin(angle)) for angle in angles]
-    pair_links = shape.get("global_links_per_group_pair")
-    glob = next((link for link in fabric.get("links") or () if link.get("segment") == "global"), None)
-    local = next((link for link in fabric.get("links") or () if link.get("segment") == "local"), None)
+    pair_links = shape.global_links_per_group_pair
+    glob = next((link for link in fabric.links if link.segment == "global"), None)
+    local = next((link for link in fabric.links if link.segment == "local"), None)
     for first in range(drawn):
         for second in range(first + 1, drawn):
             (ax, ay), (bx, by) = centres[first], centres[second]
@@ -262,17 +269,17 @@ def dragonfly_drawing(fabric: dict, names: dict[str, str]) -> Drawing:
             drawing.marker(
                 "global link bundles", (ax + bx) / 2, (ay + by) / 2,
                 f"<b>Global links</b> group {first + 1} ↔ group {second + 1}<br>"
-                f"{pair_links or '?'} links" + (f" × {glob.get('gbps', 0):,.0f} Gb/s" if glob else ""),
+                f"{pair_links or '?'} links" + (f" × {glob.gbps:,.0f} Gb/s" if glob else ""),
                 "rgba(230, 126, 34, 0.9)", symbol="circle", size=6,
             )
-    model = names.get(tier.get("switch"), tier.get("switch") or "")
+    model = names.get(tier.switch, tier.switch)
     for index, (x, y) in enumerate(centres):
         number = index + 1 if index < drawn - 1 or drawn == groups else groups
         drawing.marker(
             "groups", x, y,
             f"<b>Group {number:,}</b> of {groups:,}<br>{routers:,} routers × {model}, all-to-all "
-            f"inside<br>{shape.get('terminals_per_router', 0)} system links and "
-            f"{shape.get('global_links_per_router', 0)} global links per router<br>"
+            f"inside<br>{shape.terminals_per_router} system links and "
+            f"{shape.global_links_per_router} global links per router<br>"
             + _tier_hover(fabric, tier, names).replace("<br>", " · ", 1),
             PALETTE[0], symbol="circle", size=34,
         )
@@ -281,9 +288,9 @@ def dragonfly_drawing(fabric: dict, names: dict[str, str]) -> Drawing:
         drawing.text(0, -1.32, f"the first {drawn - 1} and the last of {groups:,} groups", font={"size": 11})
     summary = [f"{groups:,} groups × {routers:,} routers"]
     if local:
-        summary.append(f"local: {local.get('count', 0):,} links × {local.get('gbps', 0):,.0f} Gb/s")
+        summary.append(f"local: {local.count:,} links × {local.gbps:,.0f} Gb/s")
     if glob:
-        summary.append(f"global: {glob.get('count', 0):,} links × {glob.get('gbps', 0):,.0f} Gb/s")
+        summary.append(f"global: {glob.count:,} links × {glob.gbps:,.0f} Gb/s")
     drawing.text(-1.45, 1.38, "<br>".join(summary), xanchor="left", yanchor="top", align="left", font={"size": 11, "color": "#1d2733"})
     return drawing
 
@@ -307,20 +314,23 @@ def figure_of(drawing: Drawing, layout: dict) -> dict:
     return {"data": data, "layout": layout}
 
 
-def topology_figure(fabric: dict, names: dict[str, str] | None = None, node_name: str = "system") -> dict | None:
-    """The structure of one fabric (see the module docstring)."""
+def topology_figure(
+    fabric: FabricResult, names: dict[str, str] | None = None, node_name: str = "system"
+) -> dict | None:
+    """The structure of one fabric (see the module docstring), or None for a fabric without
+    switches. `names` are the switch models' names by catalog slug (the slug where it has
+    none), `node_name` the systems' name."""
     names = names or {}
-    tiers = [tier for tier in fabric.get("tiers") or () if isinstance(tier, dict)]
-    if not tiers:
+    if not fabric.tiers:
         return None
-    planes = int(fabric.get("planes") or 1)
+    planes = fabric.planes
     plane_note = (
         {"x": 1, "y": 1, "xref": "paper", "yref": "paper", "xanchor": "right", "yanchor": "bottom",
          "text": f"<b>× {planes} planes</b>: one drawn, the others identical", "showarrow": False,
          "font": {"size": 12, "color": "#1d2733"}}
         if planes > 1 else None
     )
-    if fabric.get("topology") == "dragonfly" and fabric.get("dragonfly"):
+    if fabric.topology == "dragonfly" and fabric.dragonfly is not None:
         drawing = dragonfly_drawing(fabric, names)
         if plane_note:
             drawing.annotations.append(plane_note)
@@ -334,7 +344,7 @@ def topology_figure(fabric: dict, names: dict[str, str] | None = None, node_name
     drawing, rows = tree_drawing(fabric, names, node_name)
     if plane_note:
         drawing.annotations.append(plane_note)
-    slots = len(shown_units(_units(fabric, {t["role"]: int(t.get("switches") or 0) // planes for t in tiers}).count))
+    slots = len(shown_units(_units(fabric, _per_plane(fabric)).count))
     layout = base_layout(
         height=170 + 95 * len(rows),
         margin={"l": 64, "r": 8, "t": 24, "b": 8},

@@ -1,12 +1,15 @@
 """The headline figures of a plan, as the dashboard, the editor and the comparison show them.
 
-They are read from the plan as plain data (`Plan.to_dict()`): a figure whose section the
-pipeline did not compute is left out, so the page grows as the pipeline does.
+They are read from the typed plan (`planner.solver.plan.Plan`) by attribute: a figure whose
+section the pipeline did not compute (None) is left out, so the page grows as the pipeline does.
 """
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+
+from fabric.solver.results import FabricResult
+from planner.solver.plan import PLAN_DECIMALS, Plan
 
 KW_PER_MW = 1000
 
@@ -35,44 +38,33 @@ def format_figure(value: float, decimals: int) -> str:
     return f"{value:,.{decimals}f}"
 
 
-def _get(plan: dict, path: str) -> Any:
-    value: Any = plan
-    for key in path.split("."):
-        if not isinstance(value, dict) or key not in value:
-            return None
-        value = value[key]
-    return value
-
-
-def _fabric_total(read: Callable[[dict], float]) -> Callable[[dict], float | None]:
+def _fabric_total(read: Callable[[FabricResult], float]) -> Callable[[Plan], float | None]:
     """A figure summed over the plan's fabrics; None when it has none."""
-    return lambda plan: sum(map(read, plan["fabrics"].values())) if plan.get("fabrics") else None
+    return lambda plan: sum(map(read, plan.fabrics.values())) if plan.fabrics else None
 
 
-def _megawatts(path: str) -> Callable[[dict], float | None]:
-    return lambda plan: None if _get(plan, path) is None else _get(plan, path) / KW_PER_MW
-
-
-FIGURES: list[tuple[str, str, str, int, bool | None, Callable[[dict], float | None]]] = [
-    ("gpus", "GPUs", "", 0, None, lambda plan: _get(plan, "compute.gpus")),
-    ("nodes", "Nodes", "", 0, None, lambda plan: _get(plan, "compute.total_nodes")),
-    ("racks", "Racks", "", 0, None, lambda plan: _get(plan, "racks.total")),
+FIGURES: list[tuple[str, str, str, int, bool | None, Callable[[Plan], float | None]]] = [
+    ("gpus", "GPUs", "", 0, None, lambda plan: plan.compute.gpus),
+    ("nodes", "Nodes", "", 0, None, lambda plan: plan.compute.total_nodes),
+    ("racks", "Racks", "", 0, None, lambda plan: plan.racks.total),
     ("switches", "Switches", "", 0, None,
-     _fabric_total(lambda fabric: sum(tier["switches"] for tier in fabric["tiers"]))),
-    ("links", "Links", "", 0, None, _fabric_total(lambda fabric: sum(link["count"] for link in fabric["links"]))),
-    ("optics", "Optics", "", 0, None, _fabric_total(lambda fabric: fabric["transceivers"])),
-    ("it_mw", "IT power", "MW", 2, None, _megawatts("power.it_kw")),
-    ("facility_mw", "Facility power", "MW", 2, None, _megawatts("power.facility_kw")),
-    ("pue", "PUE", "", 2, True, lambda plan: _get(plan, "power.pue")),
-    ("capex_usd", "Capex", "USD", 0, None, lambda plan: _get(plan, "cost.capex_usd")),
-    ("tco_usd", "TCO", "USD", 0, None, lambda plan: _get(plan, "cost.tco_usd")),
-    ("usd_per_gpu_hour", "Per GPU-hour", "USD", 2, True, lambda plan: _get(plan, "cost.usd_per_gpu_hour")),
+     _fabric_total(lambda fabric: sum(tier.switches for tier in fabric.tiers))),
+    ("links", "Links", "", 0, None, _fabric_total(lambda fabric: sum(link.count for link in fabric.links))),
+    ("optics", "Optics", "", 0, None, _fabric_total(lambda fabric: fabric.transceivers)),
+    ("it_mw", "IT power", "MW", 2, None, lambda plan: plan.power.it_kw / KW_PER_MW if plan.power else None),
+    ("facility_mw", "Facility power", "MW", 2, None,
+     lambda plan: plan.power.facility_kw / KW_PER_MW if plan.power else None),
+    ("pue", "PUE", "", 2, True, lambda plan: plan.power.pue if plan.power else None),
+    ("capex_usd", "Capex", "USD", 0, None, lambda plan: plan.cost.capex_usd if plan.cost else None),
+    ("tco_usd", "TCO", "USD", 0, None, lambda plan: plan.cost.tco_usd if plan.cost else None),
+    ("usd_per_gpu_hour", "Per GPU-hour", "USD", 2, True,
+     lambda plan: plan.cost.usd_per_gpu_hour if plan.cost else None),
     ("usd_per_million_output_tokens", "Per million output tokens", "USD", 2, True,
-     lambda plan: _get(plan, "cost.usd_per_million_output_tokens")),
+     lambda plan: plan.cost.usd_per_million_output_tokens if plan.cost else None),
 ]
 
 
-def key_figures(plan: dict) -> list[KeyFigure]:
+def key_figures(plan: Plan) -> list[KeyFigure]:
     """The headline figures the plan has, in a fixed order."""
     figures = []
     for key, label, unit, decimals, lower_is_better, read in FIGURES:
@@ -111,9 +103,9 @@ def ratio_figures(figures: list[KeyFigure]) -> list[KeyFigure]:
     return ratios
 
 
-def compared_figures(plan: dict | None) -> dict[str, KeyFigure]:
+def compared_figures(plan: Plan | None) -> dict[str, KeyFigure]:
     """A plan's key figures and their ratios by key ({} for no plan)."""
-    if not plan:
+    if plan is None:
         return {}
     figures = key_figures(plan)
     return {figure.key: figure for figure in [*figures, *ratio_figures(figures)]}
@@ -129,10 +121,16 @@ class ComparedCell:
     """"better", "worse" or "changed" (for figures that are neither)."""
 
 
+def _same(value: float, reference: float) -> bool:
+    """Whether two figures agree to the plan's precision (PLAN_DECIMALS, as its JSON gives them):
+    two PUEs of 1.3 worked out along two paths differ in the last bits, and that is no change."""
+    return round(value, PLAN_DECIMALS) == round(reference, PLAN_DECIMALS)
+
+
 def _compared_cell(figure: KeyFigure | None, reference: KeyFigure | None, is_reference: bool) -> ComparedCell:
     if figure is None:
         return ComparedCell("—")
-    if is_reference or reference is None or figure.value == reference.value:
+    if is_reference or reference is None or _same(figure.value, reference.value):
         return ComparedCell(figure.text)
     delta = figure.value - reference.value
     change = f"{delta / reference.value:+,.1%}" if reference.value else f"{delta:+,g}"
@@ -153,7 +151,7 @@ per MW, which do not."""
 
 
 def compare_groups(
-    plans: list[dict | None], reference: int = 0
+    plans: list[Plan | None], reference: int = 0
 ) -> list[tuple[str, list[tuple[str, str, list[ComparedCell]]]]]:
     """(group title, rows) of the comparison, each row (label, unit, one cell per plan), with
     the change of each plan's figure to that of plan number `reference`. A figure no plan has is
@@ -178,51 +176,58 @@ def compare_groups(
 
 
 def compare_figures(
-    plans: list[dict | None], reference: int = 0
+    plans: list[Plan | None], reference: int = 0
 ) -> list[tuple[str, str, list[ComparedCell]]]:
     """Every row of `compare_groups`, one list."""
     return [row for _, rows in compare_groups(plans, reference) for row in rows]
 
 
-PHASE_FIGURES = {
-    "gpus": "compute.gpus",
-    "nodes": "compute.total_nodes",
-    "racks": "racks.total",
-    "it_kw": "power.it_kw",
-    "facility_kw": "power.facility_kw",
-    "cumulative_capex_usd": "cost.capex_usd",
+PHASE_FIGURES: dict[str, tuple[str, str]] = {
+    "gpus": ("compute", "gpus"),
+    "nodes": ("compute", "total_nodes"),
+    "racks": ("racks", "total"),
+    "it_kw": ("power", "it_kw"),
+    "facility_kw": ("power", "facility_kw"),
+    "cumulative_capex_usd": ("cost", "capex_usd"),
 }
-"""A phase's figures (planner.solver.phases.PhaseResult keys) and the plan key each stands for
-when a phase is shown as a plan of its own: the site as built by the end of the phase (its
-capex: everything paid up to and with the phase)."""
+"""A phase's figures (planner.solver.phase_results.PhaseResult fields) and the plan figure each
+stands for, as (Plan section, field of that section), when a phase is shown as a plan of its
+own: the site as built by the end of the phase (its capex: everything paid up to and with the
+phase)."""
 
 
-def phase_figures(plan: dict, index: int) -> dict[str, float]:
+def phase_figures(plan: Plan, index: int) -> dict[str, float]:
     """Phase `index`'s figures as the site's plan gives them: GPUs, nodes, racks, IT and
     facility kW, what it buys (`capex_usd`) and what the site has cost by its end
     (`cumulative_capex_usd`). The dashboard's timeline, the phase comparison and the API's
     `phases[]` all read a phase here, so they cannot disagree (a phase planned on its own would
     count the racks and capex of a design built at once, not of the site filled in)."""
-    phase = plan["phases"][index]
-    return {key: phase[key] for key in [*PHASE_FIGURES, "capex_usd"]}
+    phase = (plan.phases or ())[index]
+    return {key: getattr(phase, key) for key in [*PHASE_FIGURES, "capex_usd"]}
 
 
-def phase_as_plan(own: dict, site: dict, index: int) -> dict:
+def phase_as_plan(own: Plan, site: Plan, index: int) -> Plan:
     """The plan of phase `index` on its own (`own`, for its fabrics, BOM and ratios) with the
-    figures the site's plan gives the phase (`phase_figures`) at the plan keys they stand for."""
-    phase_plan = {**own}
+    figures the site's plan gives the phase (`phase_figures`) in the sections they stand for
+    (PHASE_FIGURES). A section `own` does not have (None) stays out: the pipeline plans power
+    and cost for every plan."""
     figures = phase_figures(site, index)
-    for key, path in PHASE_FIGURES.items():
-        section, name = path.split(".")
-        phase_plan[section] = {**(phase_plan.get(section) or {}), name: figures[key]}
-    return phase_plan
+    changes: dict[str, dict[str, float]] = {}
+    for key, (section, name) in PHASE_FIGURES.items():
+        changes.setdefault(section, {})[name] = figures[key]
+    sections = {
+        section: dataclasses.replace(getattr(own, section), **values)
+        for section, values in changes.items()
+        if getattr(own, section) is not None
+    }
+    return dataclasses.replace(own, **sections)
 
 
 STORED_FIGURES = ["gpus", "racks", "it_mw", "facility_mw", "capex_usd", "usd_per_gpu_hour"]
 """The figures kept with each saved revision, for the scenario list (which never plans)."""
 
 
-def revision_figures(plan: dict | None, errors: int = 0) -> dict:
+def revision_figures(plan: Plan | None, errors: int = 0) -> dict:
     """What a revision keeps of its plan for the list: the system, the STORED_FIGURES the plan
     has and its number of warnings; `{"planned": False, "errors": n}` for a revision that could
     not be planned. Plain JSON, so that it can be stored as it is."""
@@ -230,9 +235,5 @@ def revision_figures(plan: dict | None, errors: int = 0) -> dict:
         return {"planned": False, "errors": errors}
     figures = {figure.key: figure.value for figure in key_figures(plan)}
     stored = {key: figures[key] for key in STORED_FIGURES if key in figures}
-    stored.update(
-        planned=True,
-        system=_get(plan, "compute.system") or "",
-        warnings=len(plan.get("warnings") or ()),
-    )
+    stored.update(planned=True, system=plan.compute.system or "", warnings=len(plan.warnings))
     return stored

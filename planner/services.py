@@ -149,7 +149,7 @@ def document_key_figures(document, catalog: CatalogSnapshot) -> dict:
 def _figures_of(plan: Callable[[], Plan]) -> dict:
     """The key figures of the plan `plan` makes, or the count of its errors."""
     try:
-        return revision_figures(plan().to_dict())
+        return revision_figures(plan())
     except ScenarioError as error:
         return revision_figures(None, errors=error.count)
 

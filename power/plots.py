@@ -1,8 +1,11 @@
-"""Figures of the power section of a plan: the power path from the grid to the racks."""
+"""Figures of the power section of a plan: the power path from the grid to the racks.
+
+They read the power section as it is planned (`PowerResult`), not its JSON."""
 
 from dataclasses import dataclass
 
 from core.plot_theme import COLORS, base_layout
+from power.solver.facility import PowerResult
 
 RACK_NODES = {
     "compute": "Compute racks",
@@ -20,7 +23,7 @@ class Flow:
     note: str = ""
 
 
-def power_path(power: dict) -> list[Flow]:
+def power_path(power: PowerResult) -> list[Flow]:
     """The flows of the power path [kW], which balance at every node and sum to facility kW.
 
     Grid → UPS → distribution → racks by kind carries the critical load; the UPS and the
@@ -29,18 +32,16 @@ def power_path(power: dict) -> list[Flow]:
     model of power/solver/facility.py: UPS loss on IT plus UPS-backed cooling, distribution loss
     a fraction of IT plus cooling, other a fraction of IT.
     """
-    it_by_kind = {
-        kind: kw for kind, kw in (power.get("it_kw_by_category") or {}).items() if kw and kw > 0
-    }
-    it_kw = sum(it_by_kind.values()) or float(power.get("it_kw") or 0)
+    it_by_kind = {kind: kw for kind, kw in power.it_kw_by_category.items() if kw > 0}
+    it_kw = sum(it_by_kind.values()) or power.it_kw
     if not it_by_kind and it_kw:
         it_by_kind = {"compute": it_kw}
-    overheads = power.get("overhead_kw_by_category") or {}
-    cooling_kw = float(overheads.get("cooling") or 0)
-    ups_loss_kw = float(overheads.get("ups_losses") or 0)
-    distribution_loss_kw = float(overheads.get("distribution_losses") or 0)
-    other_kw = float(overheads.get("other") or 0)
-    ups_backed_kw = min(cooling_kw, float((power.get("cooling") or {}).get("ups_backed_kw") or 0))
+    overheads = power.overhead_kw_by_category
+    cooling_kw = overheads.get("cooling", 0.0)
+    ups_loss_kw = overheads.get("ups_losses", 0.0)
+    distribution_loss_kw = overheads.get("distribution_losses", 0.0)
+    other_kw = overheads.get("other", 0.0)
+    ups_backed_kw = min(cooling_kw, power.cooling.ups_backed_kw)
     # The IT feeders' share of the distribution loss; the cooling feeders carry the rest.
     loads_kw = it_kw + cooling_kw
     distribution_it_kw = distribution_loss_kw * it_kw / loads_kw if loads_kw else 0.0
@@ -60,9 +61,9 @@ def power_path(power: dict) -> list[Flow]:
     ]
     known = {"cooling", "ups_losses", "distribution_losses", "other"}
     flows += [
-        Flow("Grid", name.replace("_", " ").capitalize(), float(kw))
+        Flow("Grid", name.replace("_", " ").capitalize(), kw)
         for name, kw in overheads.items()
-        if name not in known and kw and kw > 0
+        if name not in known and kw > 0
     ]
     return [flow for flow in flows if flow.kw > 1e-9]
 
@@ -82,12 +83,12 @@ NODE_COLORS = {
 }
 
 
-def power_flow_figure(plan: dict) -> dict | None:
+def power_flow_figure(power: PowerResult | None) -> dict | None:
     """Sankey of the power path from the grid to the racks by kind [kW], with the UPS and
     distribution losses, cooling and other overheads branching off; hover gives kW and the
-    share of the facility's power."""
-    power = plan.get("power")
-    if not isinstance(power, dict) or not power.get("facility_kw"):
+    share of the facility's power. `power` is the plan's power section; None (no section, or
+    no facility power) draws nothing."""
+    if power is None or not power.facility_kw:
         return None
     flows = power_path(power)
     if not flows:

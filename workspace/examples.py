@@ -87,7 +87,7 @@ def examples() -> tuple[Example, ...]:
         if not isinstance(document, dict):
             continue
         try:
-            plan = plan_document(document, catalog).to_dict()
+            plan = plan_document(document, catalog)
         except ScenarioError:
             figures: tuple[KeyFigure, ...] = ()
         else:

@@ -19,6 +19,7 @@ from core.solver.errors import ScenarioError
 from planner.key_figures import ComparedCell, compare_figures
 from planner.models import ScenarioRevision
 from planner.services import plan_document, revision_catalog
+from planner.solver.plan import Plan
 from workspace.dashboard.sections import format_value, label
 
 
@@ -42,10 +43,10 @@ class CatalogStatus:
     catalog no longer holds."""
 
 
-def used_slugs(document: dict, plan: dict | None) -> set[str]:
+def used_slugs(document: dict, plan: Plan | None) -> set[str]:
     """Slugs a plan depends on: its bill of materials' parts and every text the document holds
     (the parts it names; other texts match no part)."""
-    slugs = {row.get("sku") for row in (plan or {}).get("bom", ()) if isinstance(row, dict)}
+    slugs = {line.sku for line in plan.bom} if plan is not None else set()
     slugs |= {value for value in flatten(document).values() if isinstance(value, str)}
     return {slug for slug in slugs if isinstance(slug, str)}
 
@@ -61,7 +62,7 @@ def _kind_of(catalog: CatalogSnapshot, slug: str) -> tuple[str, str] | None:
     return None
 
 
-def catalog_status(revision: ScenarioRevision, plan: dict | None) -> CatalogStatus:
+def catalog_status(revision: ScenarioRevision, plan: Plan | None) -> CatalogStatus:
     """Whether today's catalog differs from the revision's, and which parts it uses are gone."""
     rows = catalog_rows()
     digest = catalog_digest(rows)
@@ -102,9 +103,9 @@ class Replan:
         ]
 
 
-def _planned(document: dict, catalog: CatalogSnapshot) -> tuple[dict | None, dict]:
+def _planned(document: dict, catalog: CatalogSnapshot) -> tuple[Plan | None, dict]:
     try:
-        return plan_document(document, catalog).to_dict(), {}
+        return plan_document(document, catalog), {}
     except ScenarioError as error:
         return None, error.as_dict()
 

@@ -31,7 +31,7 @@ from planner.services import (
 )
 from planner.solver.documents import parse_document
 from planner.solver.limits import TooMuchWork
-from planner.solver.scenario import read_scenario
+from planner.solver.plan import Plan
 from workspace.dashboard import sections as dashboard
 from workspace.dashboard.lead import lead_screen
 from workspace.dashboard.phases import PHASE_COLUMNS, phase_views
@@ -289,33 +289,38 @@ def scenario_detail(request, pk):
             too_much_work=isinstance(error, TooMuchWork),
         )
     if plan is not None:
-        data = plan.to_dict()
-        spec = read_scenario(document)
         context.update(
-            plan=data,
-            figures=key_figures(data),
+            plan=plan,
+            figures=key_figures(plan),
             exports=_api_exports(scenario, plan),
             nautobot_push=nautobot_push_available(request.user),
         )
-        charts = dashboard.plan_figures(data, spec, catalog)
-        if data.get("phases"):
-            charts["chart-buildout-timeline"] = phase_timeline_figure(data)
-            context.update(phases=phase_views(data), phase_columns=PHASE_COLUMNS)
-        sections = dashboard.plan_sections(data, catalog)
+        charts = _charts(plan)
+        if plan.phases:
+            context.update(phases=phase_views(plan), phase_columns=PHASE_COLUMNS)
+        sections = dashboard.plan_sections(plan)
         dashboard.attach_charts(sections, charts)
-        names = dashboard.part_names(catalog, data)
-        lines = dashboard.warning_lines(data.get("warnings"), sections, names)
+        names = dashboard.part_names(plan.catalog, plan)
+        lines = dashboard.warning_lines(plan.warnings, sections, names)
         context.update(
             charts=charts,
             sections=sections,
             warning_lines=lines,
-            lead=lead_screen(data, lines, charts, names),
+            lead=lead_screen(plan, lines, charts, names),
             nic_overrides=nic_overrides_in_words(document),
-            what_if=what_if_sliders(document, data, spec, catalog),
+            what_if=what_if_sliders(document, plan, plan.inputs, catalog),
         )
         context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])
     return render(request, "planner/scenario_detail.html", context)
+
+
+def _charts(plan: Plan) -> dict[str, dict]:
+    """The dashboard's figures of a plan, by element id, the build-out timeline among them."""
+    charts = dashboard.plan_figures(plan)
+    if plan.phases:
+        charts["chart-buildout-timeline"] = phase_timeline_figure(plan)
+    return charts
 
 
 WHAT_IF_GROUP = "Totals"
@@ -333,10 +338,10 @@ def scenario_what_if(request, pk):
     catalog = revision_catalog(revision)
     context = {"scenario": scenario, "moved": [], "rows": [], "what_if_charts": {}, "problems": []}
     try:
-        saved = plan_document(revision.document, catalog).to_dict()
+        saved = plan_document(revision.document, catalog)
     except ScenarioError:
         return render(request, "planner/inc/what_if_result.html", context)
-    sliders = what_if_sliders(revision.document, saved, read_scenario(revision.document), catalog)
+    sliders = what_if_sliders(revision.document, saved, saved.inputs, catalog)
     document, moved = what_if_document(revision.document, request.POST, sliders, catalog)
     context["moved"] = moved
     if not moved:
@@ -346,12 +351,8 @@ def scenario_what_if(request, pk):
     except ScenarioError as error:
         context["problems"] = error_lines(error.as_dict(), dashboard.part_names(catalog))
         return render(request, "planner/inc/what_if_result.html", context)
-    data = plan.to_dict()
-    charts = dashboard.plan_figures(data, read_scenario(document), catalog)
-    if data.get("phases"):
-        charts["chart-buildout-timeline"] = phase_timeline_figure(data)
-    groups = dict(compare_groups([saved, data], 0))
-    context.update(rows=groups.get(WHAT_IF_GROUP, []), what_if_charts=charts)
+    groups = dict(compare_groups([saved, plan], 0))
+    context.update(rows=groups.get(WHAT_IF_GROUP, []), what_if_charts=_charts(plan))
     return render(request, "planner/inc/what_if_result.html", context)
 
 

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from fabric.plots import fabric_figures
+from fabric.solver.results import FabricResult
 from fabric.topology_plots import RAIL_COLORS, _units, shown_units, topology_figure
 from planner.solver.pipeline import plan_scenario
 
@@ -34,8 +35,8 @@ DESIGNS = {
 }
 
 
-def _fabric(catalog, name: str) -> dict:
-    return plan_scenario(DESIGNS[name], catalog).to_dict()["fabrics"]["compute"]
+def _fabric(catalog, name: str) -> FabricResult:
+    return plan_scenario(DESIGNS[name], catalog).fabrics["compute"]
 
 
 @pytest.fixture(scope="module", params=sorted(DESIGNS))
@@ -51,32 +52,32 @@ def test_each_tier_is_drawn_with_its_switch_count_and_each_bundle_with_its_links
     figure = topology_figure(fabric)
     go.Figure(figure)
     texts = " ".join(annotation["text"] for annotation in figure["layout"]["annotations"])
-    for tier in fabric["tiers"]:
-        hovers = _markers(figure, tier["role"])["customdata"] if fabric["topology"] != "dragonfly" else _markers(figure, "groups")["customdata"]
-        assert hovers and all(f"{tier['switches']:,} in all" in hover for hover in hovers)
-        used, free = tier["ports_used"] / tier["switches"], tier["ports_free"] / tier["switches"]
+    for tier in fabric.tiers:
+        hovers = _markers(figure, tier.role)["customdata"] if fabric.topology != "dragonfly" else _markers(figure, "groups")["customdata"]
+        assert hovers and all(f"{tier.switches:,} in all" in hover for hover in hovers)
+        used, free = tier.ports_used / tier.switches, tier.ports_free / tier.switches
         assert f"{used:,.0f} used, {free:,.0f} free" in hovers[0]
-    for link in fabric["links"]:
-        if fabric["topology"] == "dragonfly" and link["from"] == "node":
+    for link in fabric.links:
+        if fabric.topology == "dragonfly" and link.from_ == "node":
             continue
-        assert f"{link['count']:,} links × {link['gbps']:,.0f} Gb/s" in texts
+        assert f"{link.count:,} links × {link.gbps:,.0f} Gb/s" in texts
 
 
 @pytest.mark.parametrize("name", ["rail_optimized_4su", "top_of_rack", "three_tiers_two_planes", "gpus_16k"])
 def test_the_units_drawn_add_up_to_the_planes_first_tier(catalog, name):
     fabric = _fabric(catalog, name)
-    planes = fabric["planes"]
-    per_plane = {tier["role"]: tier["switches"] // planes for tier in fabric["tiers"]}
+    planes = fabric.planes
+    per_plane = {tier.role: tier.switches // planes for tier in fabric.tiers}
     units = _units(fabric, per_plane)
     assert units.count * units.leaves == per_plane["leaf"]
-    assert units.count * units.nodes >= fabric["endpoints"]
+    assert units.count * units.nodes >= fabric.endpoints
     if units.spines:
         assert units.count * units.spines == per_plane["spine"]
 
 
 def test_large_fabrics_show_the_first_two_units_an_ellipsis_and_the_last(catalog):
     fabric = _fabric(catalog, "gpus_16k")
-    assert fabric["pods"] == 16
+    assert fabric.pods == 16
     figure = topology_figure(fabric)
     texts = [annotation["text"] for annotation in figure["layout"]["annotations"]]
     assert "… 13 more pods …" in texts
@@ -88,7 +89,7 @@ def test_rail_optimized_leaves_take_their_rails_colour_and_every_system_reaches_
     fabric = _fabric(catalog, "rail_optimized_4su")
     figure = topology_figure(fabric)
     leaves = _markers(figure, "leaf")
-    rails = fabric["rails"]
+    rails = fabric.rails
     for index, color in enumerate(leaves["marker"]["color"]):
         assert color == RAIL_COLORS[index % rails % len(RAIL_COLORS)]
         assert f"rail {index % rails + 1}" in leaves["customdata"][index]
@@ -103,7 +104,7 @@ def test_top_of_rack_draws_a_leaf_per_rack(catalog):
     fabric = _fabric(catalog, "top_of_rack")
     figure = topology_figure(fabric)
     texts = [annotation["text"] for annotation in figure["layout"]["annotations"]]
-    racks = fabric["tiers"][0]["switches"]
+    racks = fabric.tiers[0].switches
     assert f"… {racks - 3:,} more racks …" in texts
     assert len(_markers(figure, "leaf")["x"]) == 3
 
@@ -117,11 +118,11 @@ def test_planes_are_drawn_once_and_counted(catalog):
 def test_a_dragonfly_is_a_ring_of_groups_joined_by_global_links(catalog):
     fabric = _fabric(catalog, "dragonfly")
     figure = topology_figure(fabric)
-    groups = fabric["dragonfly"]["groups"]
+    groups = fabric.dragonfly.groups
     assert len(_markers(figure, "groups")["x"]) == groups
     bundles = _markers(figure, "global link bundles")["customdata"]
     assert len(bundles) == math.comb(groups, 2)
-    pair = fabric["dragonfly"]["global_links_per_group_pair"]
+    pair = fabric.dragonfly.global_links_per_group_pair
     assert all(f"{pair} links" in hover for hover in bundles)
 
 
@@ -134,8 +135,8 @@ def test_figures_stay_light_whatever_the_fabric_size(fabric):
 
 
 def test_every_fabric_of_a_plan_is_drawn(catalog):
-    plan = plan_scenario(DESIGNS["rail_optimized_4su"], catalog).to_dict()
-    figures = fabric_figures(plan, catalog)
-    assert set(figures) == set(plan["fabrics"])
+    plan = plan_scenario(DESIGNS["rail_optimized_4su"], catalog)
+    figures = fabric_figures(plan.fabrics, plan.catalog, plan.compute.system)
+    assert set(figures) == set(plan.fabrics)
     hover = _markers(figures["compute"], "leaf")["customdata"][0]
     assert "NVIDIA Quantum-2 QM9700" in hover

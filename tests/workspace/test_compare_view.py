@@ -2,6 +2,7 @@
 axes show small and large clusters alike, BOM and fabric differences; grouped warnings on the
 dashboard."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -91,11 +92,11 @@ def test_per_gpu_and_per_mw_rows(ada_client, pilot_and_cluster):
     pilot, cluster = pilot_and_cluster
     response = ada_client.get(COMPARE + f"?ids={pilot.pk}&ids={cluster.pk}")
     rows = rows_of(response)
-    plans = [plan_document(scenario.document).to_dict() for scenario in (pilot, cluster)]
+    plans = [plan_document(scenario.document) for scenario in (pilot, cluster)]
     for cell, plan in zip(rows["Per GPU", "Capex per GPU"], plans):
-        assert cell.text == f"{plan['cost']['capex_usd'] / plan['compute']['gpus']:,.0f}"
+        assert cell.text == f"{plan.cost.capex_usd / plan.compute.gpus:,.0f}"
     for cell, plan in zip(rows["Per MW", "GPUs per facility MW"], plans):
-        expected = plan["compute"]["gpus"] / (plan["power"]["facility_kw"] / 1000)
+        expected = plan.compute.gpus / (plan.power.facility_kw / 1000)
         assert cell.text == f"{expected:,.0f}"
     # More GPUs in each MW is the better design; a lower capex per GPU too.
     per_mw = rows["Per MW", "GPUs per facility MW"][1]
@@ -119,7 +120,7 @@ def test_bom_and_fabric_differences_to_the_reference(ada_client, pilot_and_clust
 
 def test_charts_start_on_a_log_axis_when_sizes_differ_a_hundredfold(pilot_and_cluster):
     pilot, cluster = pilot_and_cluster
-    figures = [compared_figures(plan_document(s.document).to_dict()) for s in (pilot, cluster)]
+    figures = [compared_figures(plan_document(s.document)) for s in (pilot, cluster)]
     charts = compare_charts(["Pilot", "Cluster"], figures, reference=1)
     counts = charts[0]
     assert counts["layout"]["yaxis"]["type"] == "log"
@@ -136,7 +137,7 @@ def test_charts_start_on_a_log_axis_when_sizes_differ_a_hundredfold(pilot_and_cl
 
 
 def test_compare_groups_of_a_plan_that_failed(pilot_and_cluster):
-    plan = plan_document(pilot_and_cluster[0].document).to_dict()
+    plan = plan_document(pilot_and_cluster[0].document)
     groups = dict(compare_groups([None, plan], reference=0))
     gpus = {label: cells for label, _, cells in groups["Totals"]}["GPUs"]
     assert [(cell.text, cell.change) for cell in gpus] == [("—", ""), ("128", "")]
@@ -148,7 +149,7 @@ def test_the_dashboard_groups_warnings_and_links_each_to_its_section(ada_client,
     response = ada_client.get(reverse("workspace:scenario-detail", args=[scenario.pk]))
     lines = response.context["warning_lines"]
     plan = response.context["plan"]
-    assert sum(line.group.count for line in lines) == len(plan["warnings"]) > 0
+    assert sum(line.group.count for line in lines) == len(plan.warnings) > 0
     html = response.content.decode()
     for line in lines:
         assert line.anchor and f'id="{line.anchor}"' in html
@@ -159,7 +160,7 @@ def test_the_dashboard_groups_warnings_and_links_each_to_its_section(ada_client,
 
 
 def test_warning_lines_count_near_identical_warnings(catalog):
-    plan = plan_document(EXAMPLE, catalog).to_dict()
+    plan = plan_document(EXAMPLE, catalog)
     sections = dashboard.plan_sections(plan)
     missing = [
         f"No transceiver in the catalog fits a 800 Gb/s port reaching {metres} m on the node-leaf "
@@ -172,7 +173,7 @@ def test_warning_lines_count_near_identical_warnings(catalog):
 
 
 def test_a_range_in_a_grouped_warning_is_never_broken(catalog):
-    sections = dashboard.plan_sections(plan_document(EXAMPLE, catalog).to_dict())
+    sections = dashboard.plan_sections(plan_document(EXAMPLE, catalog))
     (line,) = dashboard.warning_lines([f"The cables run {metres} m." for metres in (3, 17)], sections)
     assert line.text == "The cables run 3–\u206017 m."
 
@@ -207,8 +208,8 @@ def test_a_performance_row_and_usd_in_the_bom_diff(ada_client, pilot_and_cluster
     pilot, cluster = pilot_and_cluster
     response = ada_client.get(COMPARE + f"?ids={pilot.pk}&ids={cluster.pk}")
     rows = rows_of(response)
-    plan = plan_document(pilot.document).to_dict()
-    pflops = plan["compute"]["gpus"] * plan["cost"]["usd_per_gpu_hour"] / plan["cost"]["usd_per_pflop_hour"]
+    plan = plan_document(pilot.document)
+    pflops = plan.compute.gpus * plan.cost.usd_per_gpu_hour / plan.cost.usd_per_pflop_hour
     assert rows["Performance", "Dense compute"][0].text == f"{pflops:,.0f}"
     assert ("Performance", "Capex per dense PFLOPS") in rows
     assert "Δ USD" in response.content.decode()
@@ -222,13 +223,15 @@ def test_the_phase_comparison_shows_the_racks_and_capex_the_plan_gives_each_phas
     last phase filled in; capex what the site has cost by the phase's end)."""
     document = yaml.safe_load((EXAMPLES / example).read_text())
     phased = scenario_create(owner=user, document=document)
+    plan = plan_document(document)
     api = ada_client.get(f"/api/v1/scenarios/{phased.pk}/plan/")
-    plan = api.json() if api.status_code == 200 else plan_document(document).to_dict()
+    if api.status_code == 200:
+        assert [phase["racks"] for phase in api.json()["phases"]] == [phase.racks for phase in plan.phases]
     rows = rows_of(ada_client.get(reverse("workspace:scenario-compare-phases", args=[phased.pk])))
-    assert [cell.text for cell in rows["Totals", "Racks"]] == [f"{phase['racks']:,}" for phase in plan["phases"]]
+    assert [cell.text for cell in rows["Totals", "Racks"]] == [f"{phase.racks:,}" for phase in plan.phases]
+    built_by = [replace(plan, cost=replace(plan.cost, capex_usd=phase.cumulative_capex_usd)) for phase in plan.phases]
     assert [cell.text for cell in rows["Totals", "Capex"]] == [
-        compared_figures({"cost": {"capex_usd": phase["cumulative_capex_usd"]}})["capex_usd"].text
-        for phase in plan["phases"]]
+        compared_figures(phase_plan)["capex_usd"].text for phase_plan in built_by]
 
 
 def test_a_scenario_without_a_plan_says_why_in_words(ada_client, user, pilot_and_cluster):

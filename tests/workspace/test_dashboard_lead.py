@@ -12,7 +12,6 @@ from django.utils.html import escape
 
 from planner.services import scenario_create
 from planner.solver.pipeline import plan_scenario
-from planner.solver.scenario import read_scenario
 from planner.solver.warning_groups import SEVERITY_ORDER
 from workspace.dashboard.lead import lead_screen
 from workspace.dashboard.plan_text import Shown, short_name, with_part_names
@@ -35,15 +34,15 @@ def plain(text: str) -> str:
 
 @pytest.fixture
 def plan(catalog):
-    return plan_scenario(EXAMPLE, catalog).to_dict()
+    return plan_scenario(EXAMPLE, catalog)
 
 
 def lead_of(plan, catalog, warnings=None):
-    charts = plan_figures(plan, read_scenario(EXAMPLE), catalog)
-    sections = plan_sections(plan, catalog)
+    charts = plan_figures(plan)
+    sections = plan_sections(plan)
     attach_charts(sections, charts)
     names = part_names(catalog, plan)
-    lines = warning_lines(plan["warnings"] if warnings is None else warnings, sections, names)
+    lines = warning_lines(plan.warnings if warnings is None else warnings, sections, names)
     return lead_screen(plan, lines, charts, names)
 
 
@@ -60,41 +59,41 @@ def test_the_lead_answers_the_architects_questions_for_the_example(plan, catalog
         "switches",
     ]
 
-    compute = plan["compute"]
-    system = catalog.systems[compute["system"]]
-    assert tiles["gpus"].figure.text == f"{compute['gpus']:,}"
-    assert tiles["gpus"].lines == (f"{compute['total_nodes']:,} × {short_name(system.name)}",)
-    assert compute["system"] in tiles["gpus"].title, "the slug stays in the tooltip"
+    compute = plan.compute
+    system = catalog.systems[compute.system]
+    assert tiles["gpus"].figure.text == f"{compute.gpus:,}"
+    assert tiles["gpus"].lines == (f"{compute.total_nodes:,} × {short_name(system.name)}",)
+    assert compute.system in tiles["gpus"].title, "the slug stays in the tooltip"
 
-    racks = plan["racks"]
-    assert tiles["racks"].figure.text == f"{racks['total']:,}"
+    racks = plan.racks
+    assert tiles["racks"].figure.text == f"{racks.total:,}"
     where, made_of = map(plain, tiles["racks"].lines)
-    assert where == f"{racks['rows']} rows · {racks['floor']['area_m2']:,.0f} m²"
+    assert where == f"{racks.rows} rows · {racks.floor.area_m2:,.0f} m²"
     counts = {}
-    for rack in racks["per_rack"]:
-        counts[rack["kind"]] = counts.get(rack["kind"], 0) + rack["count"]
+    for rack in racks.per_rack:
+        counts[rack.kind] = counts.get(rack.kind, 0) + rack.count
     assert made_of == " · ".join(f"{count} {kind}" for kind, count in counts.items())
 
-    fabric = plan["fabrics"]["compute"]
-    switch = short_name(catalog.switches[fabric["switch"]].name)
-    tiers = " + ".join(f"{tier['switches']} {tier['role']}" for tier in fabric["tiers"])
-    shape = f"Fat tree, {len(fabric['tiers'])} tiers"
+    fabric = plan.fabrics["compute"]
+    switch = short_name(catalog.switches[fabric.switch].name)
+    tiers = " + ".join(f"{tier.switches} {tier.role}" for tier in fabric.tiers)
+    shape = f"Fat tree, {len(fabric.tiers)} tiers"
     assert plain(tiles["switches"].lines[0]) == (
-        f"Compute: {shape}: {tiers} {switch} ({fabric['rails']} rails, leaf 1:1)"
+        f"Compute: {shape}: {tiers} {switch} ({fabric.rails} rails, leaf 1:1)"
     )
-    assert tiles["switches"].figure.value == sum(tier["switches"] for tier in fabric["tiers"])
+    assert tiles["switches"].figure.value == sum(tier.switches for tier in fabric.tiers)
 
-    power = plan["power"]
-    assert tiles["it_mw"].figure.text == f"{power['it_kw'] / 1000:.2f}"
+    power = plan.power
+    assert tiles["it_mw"].figure.text == f"{power.it_kw / 1000:.2f}"
     assert plain(tiles["it_mw"].lines[0]) == (
-        f"{power['facility_kw'] / 1000:.2f} MW facility · PUE {power['pue']:.2f}"
+        f"{power.facility_kw / 1000:.2f} MW facility · PUE {power.pue:.2f}"
     )
-    cost = plan["cost"]
-    assert tiles["capex_usd"].figure.text == f"{cost['capex_usd'] / 1e6:.1f} M"
-    assert tiles["tco_usd"].figure.text == f"{cost['tco_usd'] / 1e6:.1f} M"
-    assert tiles["usd_per_gpu_hour"].figure.text == f"{cost['usd_per_gpu_hour']:.2f}"
+    cost = plan.cost
+    assert tiles["capex_usd"].figure.text == f"{cost.capex_usd / 1e6:.1f} M"
+    assert tiles["tco_usd"].figure.text == f"{cost.tco_usd / 1e6:.1f} M"
+    assert tiles["usd_per_gpu_hour"].figure.text == f"{cost.usd_per_gpu_hour:.2f}"
     assert plain(tiles["capex_usd"].lines[0]) == (
-        f"{cost['capex_usd'] / compute['gpus']:,.0f} USD per GPU"
+        f"{cost.capex_usd / compute.gpus:,.0f} USD per GPU"
     )
     assert [picture.chart_id for picture in lead.pictures] == [
         "chart-racks-floor",
@@ -144,7 +143,7 @@ def _visible_texts(sections):
 
 
 def test_the_plans_facts_and_tables_are_in_words_with_parts_by_name(plan, catalog):
-    sections = plan_sections(plan, catalog)
+    sections = plan_sections(plan)
     texts = [text for text in _visible_texts(sections) if not getattr(text, "code", False)]
     slugs = {slug for parts in vars(catalog).values() for slug in parts}
     assert not [text for text in texts if RAW_KEY.search(text)]
@@ -153,9 +152,9 @@ def test_the_plans_facts_and_tables_are_in_words_with_parts_by_name(plan, catalo
     racks = next(section for section in sections if section.key == "racks")
     per_rack = next(table for table in racks.tables if table.title == "Per rack")
     kinds = [row[0][0] for row in per_rack.rows]
-    assert kinds == [rack["kind"].capitalize() for rack in plan["racks"]["per_rack"]]
+    assert kinds == [rack.kind.capitalize() for rack in plan.racks.per_rack]
     rack_type = per_rack.rows[0][[heading for heading, _ in per_rack.columns].index("Rack type")][0]
-    slug = plan["racks"]["per_rack"][0]["rack_type"]
+    slug = plan.racks.per_rack[0].rack_type
     assert rack_type == short_name(catalog.rack_types[slug].name) and slug in rack_type.slug
     fabric = next(section for section in sections if section.key == "fabrics").subsections[0]
     links = next(table for table in fabric.tables if table.title == "Links")
@@ -170,13 +169,13 @@ def test_the_plans_facts_and_tables_are_in_words_with_parts_by_name(plan, catalo
     bom = next(section for section in sections if section.key == "bom")
     table = bom.tables[0]
     sku = table.rows[0][[heading for heading, _ in table.columns].index("SKU")][0]
-    assert isinstance(sku, Shown) and sku.code and sku == plan["bom"][0]["sku"], (
+    assert isinstance(sku, Shown) and sku.code and sku == plan.bom[0].sku, (
         "the BOM keeps SKUs"
     )
 
 
 def test_numbers_are_values_that_keep_to_one_line_and_prose_wraps(plan, catalog):
-    sections = plan_sections(plan, catalog)
+    sections = plan_sections(plan)
     facts = [fact for section in sections for fact in section.facts]
     html = render_to_string("planner/inc/plan_section_body.html", {"view": sections[0]})
     assert '<dd class="value">1,024</dd>' in html
@@ -214,7 +213,7 @@ def test_prose_names_parts_and_fields_in_words_but_leaves_addresses(catalog):
 
 def test_a_site_of_pools_leads_with_each_pools_systems_and_fabric(catalog):
     site = yaml.safe_load((Path(__file__).parents[2] / "examples" / "training-and-inference-site.yaml").read_text())
-    plan = plan_scenario(site, catalog).to_dict()
+    plan = plan_scenario(site, catalog)
     names = part_names(catalog, plan)
     tiles = {tile.figure.key: tile for tile in lead_screen(plan, [], {}, names).tiles}
     # 1,024 H100 in DGX H100 of 8: 128 systems; the serving pool's load sizes 5 DGX H200 (33 GPUs at
@@ -223,23 +222,22 @@ def test_a_site_of_pools_leads_with_each_pools_systems_and_fabric(catalog):
         "128 × NVIDIA DGX H100 (training)", "5 × NVIDIA DGX H200 (serving)"]
     fabrics = [plain(line).split(":")[0] for line in tiles["switches"].lines[:-1]]
     assert fabrics == ["Compute (training)", "Compute (serving)", "Storage", "OOB"]
-    assert [section.title for section in plan_sections(plan, catalog)][:2] == ["Compute", "Pools"]
+    assert [section.title for section in plan_sections(plan)][:2] == ["Compute", "Pools"]
 
 
 def test_an_inference_plan_shows_its_cost_per_million_tokens_beside_the_gpu_hour(catalog):
     document = yaml.safe_load((Path(__file__).parents[2] / "examples" / "llama-70b-inference.yaml").read_text())
-    plan = plan_scenario(document, catalog).to_dict()
-    charts = plan_figures(plan, read_scenario(document), catalog)
-    sections = plan_sections(plan, catalog)
+    plan = plan_scenario(document, catalog)
+    charts = plan_figures(plan)
+    sections = plan_sections(plan)
     attach_charts(sections, charts)
     names = part_names(catalog, plan)
-    lead = lead_screen(plan, warning_lines(plan["warnings"], sections, names), charts, names)
+    lead = lead_screen(plan, warning_lines(plan.warnings, sections, names), charts, names)
     keys = [tile.figure.key for tile in lead.tiles]
     assert keys.index("usd_per_million_output_tokens") == keys.index("usd_per_gpu_hour") + 1
     tile = lead.tiles[keys.index("usd_per_million_output_tokens")]
-    assert tile.figure.value == plan["cost"]["usd_per_million_output_tokens"] == plan["inference"][
-        "usd_per_million_output_tokens"]
-    assert tile.figure.text == f"{plan['cost']['usd_per_million_output_tokens']:.2f}"
+    assert tile.figure.value == plan.cost.usd_per_million_output_tokens == plan.inference.usd_per_million_output_tokens
+    assert tile.figure.text == f"{plan.cost.usd_per_million_output_tokens:.2f}"
     assert tile.lines == ("The inference pools' share of the TCO over the output tokens they serve in 5 years",)
 
 

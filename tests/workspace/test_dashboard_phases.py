@@ -20,7 +20,7 @@ MIXED = parse_document((EXAMPLES / "mixed-generation-expansion.yaml").read_text(
 
 @pytest.fixture(scope="module")
 def plan(catalog):
-    return plan_scenario(MIXED, catalog).to_dict()
+    return plan_scenario(MIXED, catalog)
 
 
 def test_each_phase_lists_its_parts_with_quantities_and_usd(plan):
@@ -29,11 +29,11 @@ def test_each_phase_lists_its_parts_with_quantities_and_usd(plan):
     first, retired = views[0], views[-1]
     systems = next(line for line in first.added if "A100" in line.description)
     assert (systems.category, systems.quantity, systems.extended_price_usd) == ("Compute", 25, 5_000_000)
-    assert first.added_usd == pytest.approx(sum(line["extended_price_usd"] for line in plan["phases"][0]["added"]))
+    assert first.added_usd == pytest.approx(sum(line.extended_price_usd for line in plan.phases[0].added))
     # what a phase removes is shown as positive quantities and prices, with the salvage credited
     assert retired.removed and all(line.quantity > 0 and line.extended_price_usd > 0 for line in retired.removed)
     assert any("A100" in line.description for line in retired.removed)
-    assert retired.salvage_usd == pytest.approx(plan["phases"][-1]["salvage_usd"])
+    assert retired.salvage_usd == pytest.approx(plan.phases[-1].salvage_usd)
     assert "removed" in retired.summary
 
 
@@ -46,9 +46,9 @@ def test_a_phase_runs_to_the_next_start_and_the_last_to_the_end_of_the_life(plan
 def test_the_dashboard_and_the_comparison_read_the_same_phase_figures(plan):
     for index, view in enumerate(phase_views(plan)):
         assert view.figures == phase_figures(plan, index)
-        compared = phase_as_plan({}, plan, index)
-        assert compared["compute"]["gpus"] == view.figures["gpus"]
-        assert compared["cost"]["capex_usd"] == view.figures["cumulative_capex_usd"]
+        compared = phase_as_plan(plan, plan, index)
+        assert compared.compute.gpus == view.figures["gpus"]
+        assert compared.cost.capex_usd == view.figures["cumulative_capex_usd"]
 
 
 @pytest.mark.django_db

@@ -61,7 +61,7 @@ def editor_post(document, **fields):
 
 
 def figures_of(document) -> dict[str, KeyFigure]:
-    return {figure.key: figure for figure in key_figures(plan_document(document).to_dict())}
+    return {figure.key: figure for figure in key_figures(plan_document(document))}
 
 
 def with_budget(document, kw):
@@ -78,7 +78,7 @@ def test_changes_are_computed_from_the_two_plans():
     before = figures_of(EXAMPLE)
     after = figures_of(with_budget(EXAMPLE, 20))
     by_key = {item.figure.key: item for item in preview_figures(
-        plan_document(with_budget(EXAMPLE, 20)).to_dict(), list(before.values())
+        plan_document(with_budget(EXAMPLE, 20)), list(before.values())
     )}
     more_racks = after["racks"].value - before["racks"].value
     assert more_racks > 0, "half the rack budget takes more racks"
@@ -163,11 +163,11 @@ def test_the_preview_carries_its_charts_as_json_built_from_the_plan(ada_client):
     html = response.content.decode()
     charts = json.loads(re.search(r'<script id="preview-charts" type="application/json">(.*?)</script>', html, re.S).group(1))
     assert set(charts) == {"preview-chart-capex", "preview-chart-years", "preview-chart-power"}
-    plan = plan_document(EXAMPLE).to_dict()
+    plan = plan_document(EXAMPLE)
     assert charts["preview-chart-years"]["data"] == plots.cost_over_years_figure(plan)["data"]
-    assert charts["preview-chart-power"]["data"] == power_flow_figure(plan)["data"]
+    assert charts["preview-chart-power"]["data"] == power_flow_figure(plan.power)["data"]
     treemap = charts["preview-chart-capex"]["data"][0]
-    assert treemap["maxdepth"] == 2 and treemap["values"][0] == pytest.approx(plan["cost"]["capex_usd"], rel=0.2)
+    assert treemap["maxdepth"] == 2 and treemap["values"][0] == pytest.approx(plan.cost.capex_usd, rel=0.2)
 
 
 def test_the_years_chart_follows_the_years_field(ada_client):

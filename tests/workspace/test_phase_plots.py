@@ -16,7 +16,7 @@ EXAMPLE = parse_document((Path(__file__).parents[2] / "examples" / "three-phase-
 
 @pytest.fixture(scope="module")
 def plan(catalog):
-    return plan_scenario(EXAMPLE, catalog).to_dict()
+    return plan_scenario(EXAMPLE, catalog)
 
 
 def traces(figure):
@@ -28,15 +28,15 @@ def test_the_timeline_steps_at_each_phase_start(plan):
     # the last phase is drawn to the end of the five-year life, not stopped at its start
     assert figure["GPUs"]["x"] == ["2026-03-01", "2026-09-01", "2027-06-01", "2031-03-01"]
     assert figure["GPUs"]["y"] == [200, 800, 1904, 1904]
-    assert figure["IT MW"]["y"][:-1] == pytest.approx([phase["it_kw"] / 1000 for phase in plan["phases"]])
-    assert figure["Facility MW"]["y"][-1] == pytest.approx(plan["power"]["facility_kw"] / 1000)
+    assert figure["IT MW"]["y"][:-1] == pytest.approx([phase.it_kw / 1000 for phase in plan.phases])
+    assert figure["Facility MW"]["y"][-1] == pytest.approx(plan.power.facility_kw / 1000)
     spend = figure["Cumulative capex"]["y"]
-    assert spend == sorted(spend) and spend[-1] == pytest.approx(plan["cost"]["capex_usd"])
+    assert spend == sorted(spend) and spend[-1] == pytest.approx(plan.cost.capex_usd)
 
 
 def test_no_phases_no_timeline(catalog):
     single = {key: value for key, value in EXAMPLE.items() if key != "phases"}
-    assert phase_timeline_figure(plan_scenario(single, catalog).to_dict()) is None
+    assert phase_timeline_figure(plan_scenario(single, catalog)) is None
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
 """Figures of plans are valid plotly figures, and only the sections a plan has are drawn."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import plotly.graph_objects as go
@@ -11,7 +12,6 @@ from django.utils.html import escape
 from core.diff import document_changes, flatten
 from planner.key_figures import compare_figures, key_figures
 from planner.solver.pipeline import plan_scenario
-from planner.solver.scenario import read_scenario
 from workspace.dashboard.sections import attach_charts, plan_figures, plan_sections
 from workspace.plots.figures import compare_figures as compare_charts
 
@@ -20,11 +20,11 @@ EXAMPLE = yaml.safe_load((Path(__file__).parents[2] / "examples" / "dgx-h100-4su
 
 @pytest.fixture
 def plan(catalog):
-    return plan_scenario(EXAMPLE, catalog).to_dict()
+    return plan_scenario(EXAMPLE, catalog)
 
 
-def test_every_figure_of_the_example_is_a_valid_plotly_figure(plan, catalog):
-    figures = plan_figures(plan, read_scenario(EXAMPLE), catalog)
+def test_every_figure_of_the_example_is_a_valid_plotly_figure(plan):
+    figures = plan_figures(plan)
     assert {"chart-bom-cost", "chart-racks-elevation", "chart-racks-floor"} <= set(figures)
     # the sections the pipeline computes today: power, the compute fabric, cost over the years
     assert {"chart-power-flow", "chart-fabrics-compute", "chart-cost-years"} <= set(figures)
@@ -34,20 +34,18 @@ def test_every_figure_of_the_example_is_a_valid_plotly_figure(plan, catalog):
 
 def test_sections_absent_from_the_plan_draw_nothing(catalog):
     small = {"name": "x", "compute": {"system": "dgx-h100", "gpus": 8}}
-    plan = plan_scenario(small, catalog).to_dict()
-    for section in ("power", "fabrics", "cost"):
-        plan.pop(section, None)
-    figures = plan_figures(plan, read_scenario(small), catalog)
+    plan = replace(plan_scenario(small, catalog), power=None, fabrics=None, cost=None)
+    figures = plan_figures(plan)
     assert not any(
         key.startswith(("chart-power", "chart-fabrics", "chart-cost-years")) for key in figures
     )
 
 
-def test_the_dashboard_describes_every_section_and_places_its_figures(plan, catalog):
+def test_the_dashboard_describes_every_section_and_places_its_figures(plan):
     sections = plan_sections(plan)
     keys = [section.key for section in sections]
     assert keys[0] == "compute" and "bom" in keys and "name" not in keys and "warnings" not in keys
-    figures = plan_figures(plan, read_scenario(EXAMPLE), catalog)
+    figures = plan_figures(plan)
     attach_charts(sections, figures)
     racks = next(section for section in sections if section.key == "racks")
     assert "chart-racks-elevation" in [chart for chart, _, _ in racks.charts]

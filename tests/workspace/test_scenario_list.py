@@ -55,15 +55,15 @@ def table_rows(response) -> list[list[str]]:
 
 def test_a_saved_revision_keeps_the_figures_of_its_plan(user):
     scenario = scenario_create(owner=user, document=dict(SMALL))
-    plan = plan_document(SMALL).to_dict()
+    plan = plan_document(SMALL)
     figures = scenario.current_revision.key_figures
     assert figures["planned"] is True
     assert figures["system"] == "dgx-h100"
     assert figures["gpus"] == 64
-    assert figures["racks"] == plan["racks"]["total"]
-    assert figures["capex_usd"] == plan["cost"]["capex_usd"]
-    assert figures["facility_mw"] == pytest.approx(plan["power"]["facility_kw"] / 1000)
-    assert figures["warnings"] == len(plan["warnings"])
+    assert figures["racks"] == plan.racks.total
+    assert figures["capex_usd"] == plan.cost.capex_usd
+    assert figures["facility_mw"] == pytest.approx(plan.power.facility_kw / 1000)
+    assert figures["warnings"] == len(plan.warnings)
     updated = scenario_update(
         scenario=scenario,
         document={**SMALL, "compute": {"system": "dgx-h100", "gpus": 128}},
@@ -76,7 +76,7 @@ def test_a_saved_revision_keeps_the_figures_of_its_plan(user):
 
 def test_the_list_shows_each_scenarios_figures_without_planning(ada_client, user, monkeypatch):
     scenario_create(owner=user, document=dict(SMALL))
-    plan = plan_document(SMALL).to_dict()
+    plan = plan_document(SMALL)
 
     def no_planning(*args, **kwargs):
         raise AssertionError("the list planned a scenario")
@@ -87,11 +87,11 @@ def test_the_list_shows_each_scenarios_figures_without_planning(ada_client, user
     # checkbox, name, system, GPUs, racks, MW, capex, $/GPU-hour, warnings, revision, ...
     # The name's cell repeats the system, shown under the name on a phone.
     assert row[1] == "Small H100 NVIDIA DGX H100"
-    assert row[2:5] == ["NVIDIA DGX H100", "64", str(plan["racks"]["total"])]
-    assert row[5] == f"{plan['power']['facility_kw'] / 1000:,.2f}"
-    assert row[6] == f"{plan['cost']['capex_usd'] / 1e6:,.1f} M"
-    assert row[7] == f"{plan['cost']['usd_per_gpu_hour']:,.2f}"
-    assert row[8] == str(len(plan["warnings"]))
+    assert row[2:5] == ["NVIDIA DGX H100", "64", str(plan.racks.total)]
+    assert row[5] == f"{plan.power.facility_kw / 1000:,.2f}"
+    assert row[6] == f"{plan.cost.capex_usd / 1e6:,.1f} M"
+    assert row[7] == f"{plan.cost.usd_per_gpu_hour:,.2f}"
+    assert row[8] == str(len(plan.warnings))
     assert row[9] == "1"
 
 

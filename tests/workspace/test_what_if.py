@@ -21,7 +21,7 @@ SITE = parse_document((EXAMPLES / "two-pool-site.yaml").read_text())
 
 
 def sliders_of(document, catalog):
-    plan = plan_scenario(document, catalog).to_dict()
+    plan = plan_scenario(document, catalog)
     return {item.key: item for item in what_if_sliders(document, plan, read_scenario(document), catalog)}, plan
 
 
@@ -30,7 +30,7 @@ def test_the_sliders_start_at_the_saved_plans_values(catalog):
     assert list(sliders) == ["gpus", "rack-kw", "pue", "price", "years"]
     assert sliders["gpus"].value == 1024 and sliders["gpus"].step == 8
     assert sliders["gpus"].minimum <= 256 and sliders["gpus"].maximum >= 4096
-    assert sliders["pue"].value == plan["power"]["pue"]
+    assert sliders["pue"].value == plan.power.pue
     assert (sliders["rack-kw"].value, sliders["price"].value, sliders["years"].value) == (41, 0.08, 5)
     assert sliders["price"].label == "Electricity price" and sliders["price"].unit == "USD/kWh"
 

@@ -2,19 +2,21 @@
 is not read alone (a cheaper GPU may buy fewer FLOPS per dollar)."""
 
 from planner.key_figures import KeyFigure, _compared_cell, compared_figures
+from planner.solver.plan import Plan
 
 PERFORMANCE_TITLE = "Performance"
 
 
-def _performance(plan: dict | None) -> dict[str, KeyFigure]:
+def _performance(plan: Plan | None) -> dict[str, KeyFigure]:
     """Dense PFLOPS at the training precision [PFLOP/s] and capex per dense PFLOPS [USD].
 
     Notes: the plan's cost gives USD per GPU-hour and USD per PFLOP-hour of the same throughput,
     so their ratio is the dense PFLOP/s of one GPU (planner/solver/tco.py)."""
+    if plan is None or plan.cost is None:
+        return {}
     figures = compared_figures(plan)
-    cost = (plan or {}).get("cost") or {}
-    per_gpu_hour, per_pflop_hour = cost.get("usd_per_gpu_hour"), cost.get("usd_per_pflop_hour")
-    if "gpus" not in figures or not per_gpu_hour or not per_pflop_hour:
+    per_gpu_hour, per_pflop_hour = plan.cost.usd_per_gpu_hour, plan.cost.usd_per_pflop_hour
+    if not per_gpu_hour or not per_pflop_hour:
         return {}
     pflops = figures["gpus"].value * per_gpu_hour / per_pflop_hour
     found = {"dense_pflops": KeyFigure("dense_pflops", "Dense compute", pflops, "PFLOPS", 0, False)}
@@ -25,7 +27,7 @@ def _performance(plan: dict | None) -> dict[str, KeyFigure]:
     return found
 
 
-def performance_group(plans: list[dict | None], reference: int):
+def performance_group(plans: list[Plan | None], reference: int):
     """("Performance", rows) in the shape of `compare_groups`, or None when no plan has them."""
     figures = [_performance(plan) for plan in plans]
     rows = []

@@ -1,9 +1,13 @@
 """What differs between two plans where a table of figures says too little: the lines of the
-bill of materials, and each fabric's tiers, switches and links. Read from plans as plain data
-(`Plan.to_dict()`), the first plan being the reference."""
+bill of materials, and each fabric's tiers, switches and links. Read from the typed plans
+(`planner.solver.plan.Plan`), the first plan being the reference."""
 
 from dataclasses import dataclass
 from typing import Any
+
+from fabric.solver.results import FabricResult
+from planner.solver.bom import BomLine
+from planner.solver.plan import Plan
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -56,23 +60,23 @@ class FabricChange:
         )
 
 
-def _bom_key(line: dict) -> tuple:
-    return line.get("category", ""), line.get("sku", ""), line.get("length_m")
+def _bom_key(line: BomLine) -> tuple:
+    return line.category, line.sku, line.length_m
 
 
-def _bom_quantities(plan: dict) -> dict[tuple, tuple[int, dict, float]]:
+def _bom_quantities(plan: Plan) -> dict[tuple, tuple[int, BomLine, float]]:
     """Each BOM line's ordered quantity (spares included), the line and its extended price
     [USD], by category, part and length (a cable of another length is another line)."""
-    lines: dict[tuple, tuple[int, dict, float]] = {}
-    for line in plan.get("bom") or ():
+    lines: dict[tuple, tuple[int, BomLine, float]] = {}
+    for line in plan.bom:
         key = _bom_key(line)
-        quantity = (line.get("quantity") or 0) + (line.get("spares") or 0)
         previous, _, usd = lines.get(key, (0, line, 0.0))
-        lines[key] = (previous + quantity, line, usd + (line.get("extended_price_usd") or 0))
+        # BomLine.quantity is installed plus spares already.
+        lines[key] = (previous + line.quantity, line, usd + line.extended_price_usd)
     return lines
 
 
-def bom_changes(reference: dict, other: dict) -> list[BomChange]:
+def bom_changes(reference: Plan, other: Plan) -> list[BomChange]:
     """The BOM lines `other` adds, removes or orders in another quantity than `reference`, in
     the order of the reference's BOM (the added lines where `other` has them)."""
     before, after = _bom_quantities(reference), _bom_quantities(other)
@@ -85,33 +89,33 @@ def bom_changes(reference: dict, other: dict) -> list[BomChange]:
         kind = ADDED if old_line is None else REMOVED if new_line is None else CHANGED
         line = new_line or old_line
         changes.append(
-            BomChange(kind, key[0], key[1], line.get("description", ""), key[2], old_quantity, new_quantity,
+            BomChange(kind, key[0], key[1], line.description, key[2], old_quantity, new_quantity,
                       old_usd, new_usd)
         )
     return changes
 
 
-def _fabric_facts(fabric: dict) -> dict[str, Any]:
+def _fabric_facts(fabric: FabricResult) -> dict[str, Any]:
     """What the comparison shows of one fabric, by the item's name."""
     facts: dict[str, Any] = {
-        "topology": fabric.get("topology"),
-        "switch": fabric.get("switch"),
-        "tiers": fabric.get("tier_count", len(fabric.get("tiers") or ())),
-        "planes": fabric.get("planes"),
+        "topology": fabric.topology,
+        "switch": fabric.switch,
+        "tiers": fabric.tier_count,
+        "planes": fabric.planes,
     }
-    for tier in fabric.get("tiers") or ():
-        facts[f"{tier.get('role', 'tier')} switches"] = tier.get("switches")
-    for link in fabric.get("links") or ():
-        name = link.get("segment") or f"{link.get('from')}-{link.get('to')}"
-        facts[f"{name} links"] = link.get("count")
-    facts["optics"] = fabric.get("transceivers")
+    for tier in fabric.tiers:
+        facts[f"{tier.role} switches"] = tier.switches
+    for link in fabric.links:
+        name = link.segment or f"{link.from_}-{link.to}"
+        facts[f"{name} links"] = link.count
+    facts["optics"] = fabric.transceivers
     return {item: value for item, value in facts.items() if value is not None}
 
 
-def fabric_changes(reference: dict, other: dict) -> list[FabricChange]:
+def fabric_changes(reference: Plan, other: Plan) -> list[FabricChange]:
     """Fabrics `other` adds or drops, and for the fabrics both have, each of topology, switch,
     tiers, planes, switches per tier, links per segment and optics that differs."""
-    before, after = reference.get("fabrics") or {}, other.get("fabrics") or {}
+    before, after = reference.fabrics or {}, other.fabrics or {}
     changes = []
     for name in [*before, *(name for name in after if name not in before)]:
         if name not in after:

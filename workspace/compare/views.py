@@ -14,6 +14,7 @@ from planner.selectors import revision_current, scenario_get
 from planner.selectors import scenario_list as scenarios_of
 from planner.services import revision_catalog
 from planner.solver.phases import phase_document
+from planner.solver.plan import Plan
 from planner.solver.scenario import read_scenario
 from workspace.compare.performance import performance_group
 from workspace.compare.plan_diff import bom_changes, fabric_changes
@@ -73,7 +74,7 @@ def scenario_compare(request):
     if len(chosen) >= MIN_COMPARED:
         planned = [_saved_plan(scenario) for scenario in chosen]
         context.update(_compared(
-            chosen, [plan.to_dict() if plan else None for plan, _ in planned], [errors for _, errors in planned],
+            chosen, [plan for plan, _ in planned], [errors for _, errors in planned],
             reference, [_compare_url(chosen_ids, scenario.pk) for scenario in chosen],
             _reference_index(request.GET.get("focus"), chosen_ids) if request.GET.get("focus") else None,
         ))
@@ -90,7 +91,8 @@ def scenario_compare(request):
 
 
 def _compared(
-    columns: list, plans: list, failures: list, reference: int, reference_urls: list[str], focus: int | None = None,
+    columns: list, plans: list[Plan | None], failures: list, reference: int, reference_urls: list[str],
+    focus: int | None = None,
 ) -> dict:
     """The comparison of plans side by side: figures by group, charts, and what each changes in
     the reference's BOM and fabrics. `columns`: what each plan is of (a `name` and a `pk`)."""
@@ -168,14 +170,12 @@ def scenario_compare_phases(request, pk):
     tier_names = tuple(tier.name for tier in spec.storage.tiers)
     columns = [PhaseColumn(scenario.pk, phase.name, str(phase.start)) for phase in phases]
     site, _ = plan_or_errors(revision.document, catalog)
-    site_dict = site.to_dict() if site else None
     planned = [plan_or_errors(phase_document(revision.document, phase, tier_names), catalog) for phase in phases]
     reference = _phase_index(request.GET.get("ref"), len(phases)) or 0
     focus = _phase_index(request.GET.get("focus"), len(phases))
     context.update(_compared(
         columns,
-        [phase_as_plan(plan.to_dict(), site_dict, index) if plan and site_dict else (plan.to_dict() if plan else None)
-         for index, (plan, _) in enumerate(planned)],
+        [phase_as_plan(plan, site, index) if plan and site else plan for index, (plan, _) in enumerate(planned)],
         [errors for _, errors in planned],
         reference, [f"{url}?ref={index}" for index in range(len(phases))], focus,
     ))

@@ -2,13 +2,15 @@
 
 GPUs and the system, racks and floor, each fabric's tiers, IT and facility power with the PUE,
 capex, TCO and the price of a GPU-hour, the few warnings that matter most, and small copies of
-the figures that say it best. Read from the plan as plain data (`Plan.to_dict()`); a part the
-plan lacks (no fabric, no cost) is left out.
+the figures that say it best. Read from the typed plan (planner.solver.plan.Plan) by attribute;
+a part the plan lacks (no fabric, no cost) is left out.
 """
 
 from dataclasses import dataclass, field
 
+from fabric.solver.results import FabricResult, TierResult
 from planner.key_figures import KeyFigure, format_figure, key_figures, ratio_figures
+from planner.solver.plan import Plan
 from workspace.dashboard.plan_text import Shown, fabric_title, short_name
 from workspace.dashboard.sections import CHART_TITLES, WarningLine
 from workspace.words import choice_label, words_of
@@ -62,12 +64,12 @@ class Lead:
     pictures: list[Picture] = field(default_factory=list)
 
 
-def system_line(plan: dict, names: dict[str, str]) -> Shown | str:
+def system_line(plan: Plan, names: dict[str, str]) -> Shown | str:
     """ "128 × NVIDIA DGX H100", the system by its name (its slug kept for a tooltip)."""
-    compute = plan.get("compute") or {}
-    slug = compute.get("system") or ""
+    compute = plan.compute
+    slug = compute.system
     name = short_name(names.get(slug, slug))
-    nodes = compute.get("total_nodes") or compute.get("nodes")
+    nodes = compute.total_nodes or compute.nodes
     text = f"{nodes:,} × {name}" if nodes else name
     if slug not in names:
         return text
@@ -76,12 +78,11 @@ def system_line(plan: dict, names: dict[str, str]) -> Shown | str:
     return shown
 
 
-def pool_lines(plan: dict, names: dict[str, str]) -> tuple[str, ...]:
+def pool_lines(plan: Plan, names: dict[str, str]) -> tuple[str, ...]:
     """A site of several pools: "128 × NVIDIA DGX H100 (training)", one line a pool."""
     return tuple(
-        f"{pool['compute']['total_nodes']:,} × {short_name(names.get(pool['system'], pool['system']))}"
-        f" ({name})"
-        for name, pool in (plan.get("pools") or {}).items()
+        f"{pool.compute.total_nodes:,} × {short_name(names.get(pool.system, pool.system))} ({name})"
+        for name, pool in (plan.pools or {}).items()
     )
 
 
@@ -89,70 +90,71 @@ def _plural(count: int, word: str) -> str:
     return f"{count:,}{NBSP}{word}" + ("" if count == 1 else "s")
 
 
-def racks_lines(plan: dict) -> tuple[str, ...]:
-    """Rows and floor area, then the racks by kind ("4 rows · 124 m²", "32 compute · 2 network")."""
-    racks = plan.get("racks") or {}
-    floor = racks.get("floor") or {}
+def racks_lines(plan: Plan) -> tuple[str, ...]:
+    """Rows and floor area (when the racks were laid out), then the racks by kind ("4 rows ·
+    124 m²", "32 compute · 2 network")."""
+    racks = plan.racks
     where = []
-    if racks.get("rows"):
-        where.append(_plural(racks["rows"], "row"))
-    if floor.get("area_m2"):
-        where.append(f"{floor['area_m2']:,.0f}{NBSP}m²")
+    if racks.rows:
+        where.append(_plural(racks.rows, "row"))
+    if racks.floor is not None and racks.floor.area_m2:
+        where.append(f"{racks.floor.area_m2:,.0f}{NBSP}m²")
     kinds: dict[str, int] = {}
-    for rack in racks.get("per_rack") or ():
-        kinds[rack["kind"]] = kinds.get(rack["kind"], 0) + rack["count"]
+    for rack in racks.per_rack:
+        kinds[rack.kind] = kinds.get(rack.kind, 0) + rack.count
     made_of = " · ".join(
         f"{count:,}{NBSP}{choice_label(kind).lower()}" for kind, count in kinds.items()
     )
     return tuple(line for line in (" · ".join(where), made_of) if line)
 
 
-def fabric_line(name: str, fabric: dict, names: dict[str, str]) -> str:
+def fabric_line(name: str, fabric: FabricResult, names: dict[str, str]) -> str:
     """One fabric in words: "Compute: Fat tree, 2 tiers: 32 leaf + 16 spine NVIDIA Quantum-2
     QM9700 (8 rails)", the switch after each tier when the tiers use different switches."""
-    tiers = fabric.get("tiers") or []
-    switch_names = [short_name(names.get(tier["switch"], tier["switch"])) for tier in tiers]
+    tiers = fabric.tiers
+    switch_names = [short_name(names.get(tier.switch, tier.switch)) for tier in tiers]
     one_switch = len(set(switch_names)) == 1
     counts = " + ".join(
-        f"{tier['switches']:,}{NBSP}{words_of(tier['role']).lower()}"
+        f"{tier.switches:,}{NBSP}{words_of(tier.role).lower()}"
         + ("" if one_switch else f" {switch}")
         for tier, switch in zip(tiers, switch_names, strict=True)
     )
     if one_switch and tiers:
         counts += f" {switch_names[0]}"
     extras = []
-    if (fabric.get("planes") or 1) > 1:
-        extras.append(_plural(fabric["planes"], "plane"))
-    if (fabric.get("pods") or 1) > 1:
-        extras.append(_plural(fabric["pods"], "pod"))
-    if fabric.get("leaf_placement") == "rail_optimized" and (fabric.get("rails") or 0) > 1:
-        extras.append(_plural(fabric["rails"], "rail"))
-    extras += [_ratio_words(tier) for tier in tiers if tier.get("oversubscription") is not None]
-    shape = choice_label(fabric.get("topology") or "")
-    tier_words = _plural(fabric.get("tier_count") or len(tiers), "tier")
+    if fabric.planes > 1:
+        extras.append(_plural(fabric.planes, "plane"))
+    if fabric.pods > 1:
+        extras.append(_plural(fabric.pods, "pod"))
+    if fabric.leaf_placement == "rail_optimized" and fabric.rails > 1:
+        extras.append(_plural(fabric.rails, "rail"))
+    extras += [_ratio_words(tier) for tier in tiers if tier.oversubscription is not None]
+    shape = choice_label(fabric.topology)
+    tier_words = _plural(fabric.tier_count or len(tiers), "tier")
     tail = f" ({', '.join(extras)})" if extras else ""
     return f"{fabric_title(name)}: {shape}, {tier_words}: {counts}{tail}"
 
 
-def _ratio_words(tier: dict) -> str:
-    """"leaf 2.05:1 (2:1 asked)": the ratio a tier delivers, and the asked one where they differ."""
-    delivered, asked = tier["oversubscription"], tier.get("oversubscription_asked")
-    words = f"{words_of(tier['role']).lower()} {delivered:.3g}:1"
+def _ratio_words(tier: TierResult) -> str:
+    """"leaf 2.05:1 (2:1 asked)": the ratio a tier delivers, and the asked one where they differ.
+    For a tier below the top (one with a delivered ratio)."""
+    delivered, asked = tier.oversubscription, tier.oversubscription_asked
+    words = f"{words_of(tier.role).lower()} {delivered:.3g}:1"
     if asked and abs(delivered / asked - 1) > 0.005:
         words += f" ({asked:.3g}:1 asked)"
     return words
 
 
 def _tile_lines(
-    key: str, plan: dict, figures: dict[str, KeyFigure], names: dict[str, str]
+    key: str, plan: Plan, figures: dict[str, KeyFigure], names: dict[str, str]
 ) -> tuple[str, ...]:
     if key == "gpus":
-        return pool_lines(plan, names) if len(plan.get("pools") or ()) > 1 else (system_line(plan, names),)
+        return pool_lines(plan, names) if len(plan.pools or ()) > 1 else (system_line(plan, names),)
     if key == "racks":
         return racks_lines(plan)
     if key == "switches":
         lines = [
-            fabric_line(name, fabric, names) for name, fabric in (plan.get("fabrics") or {}).items()
+            fabric_line(name, fabric, names) for name, fabric in (plan.fabrics or {}).items()
         ]
         parts = [
             f"{figures[item].text} {figures[item].label.lower()}"
@@ -167,25 +169,28 @@ def _tile_lines(
         if "pue" in figures:
             lines.append(f"PUE{NBSP}{figures['pue'].text}")
         return (" · ".join(lines),) if lines else ()
-    cost = plan.get("cost") or {}
     if key == "capex_usd" and "capex_per_gpu_usd" in figures:
         return (f"{figures['capex_per_gpu_usd'].text}{NBSP}USD per GPU",)
-    if key == "tco_usd" and (cost.get("assumptions") or {}).get("years"):
-        return (f"Over {cost['assumptions']['years']} years, capex and opex",)
-    if key == "usd_per_gpu_hour" and cost.get("gpu_hours"):
+    cost = plan.cost
+    if cost is None:
+        return ()
+    years = cost.assumptions.years
+    if key == "tco_usd" and years:
+        return (f"Over {years} years, capex and opex",)
+    if key == "usd_per_gpu_hour" and cost.gpu_hours:
         return (
-            f"TCO over {format_figure(cost['gpu_hours'], 0)}{NBSP}GPU{NB_HYPHEN}hours".replace(
+            f"TCO over {format_figure(cost.gpu_hours, 0)}{NBSP}GPU{NB_HYPHEN}hours".replace(
                 " M", f"{NBSP}M"
             ),
         )
-    if key == "usd_per_million_output_tokens" and (cost.get("assumptions") or {}).get("years"):
-        return (f"The inference pools' share of the TCO over the output tokens they serve in {cost['assumptions']['years']}"
+    if key == "usd_per_million_output_tokens" and years:
+        return (f"The inference pools' share of the TCO over the output tokens they serve in {years}"
                 " years",)
     return ()
 
 
 def lead_screen(
-    plan: dict,
+    plan: Plan,
     warning_lines: list[WarningLine],
     charts: dict,
     names: dict[str, str],

@@ -2,14 +2,16 @@
 timeline read, planner.key_figures.phase_figures) and the parts it adds, removes and re-cables,
 as tables with quantities and USD.
 
-Read from the plan's plain data (`plan["phases"]`, planner.solver.phase_results.PhaseResult).
-A removed line carries a negative quantity and price in the plan; the page shows what leaves
-the site as positive numbers, under "Removed", with the salvage the phase is credited.
+Read from the typed plan (`Plan.phases`, planner.solver.phase_results.PhaseResult). A removed
+line carries a negative quantity and price in the plan; the page shows what leaves the site as
+positive numbers, under "Removed", with the salvage the phase is credited.
 """
 
 from dataclasses import dataclass, field
 
 from planner.key_figures import KW_PER_MW, format_figure, phase_figures
+from planner.solver.phase_results import BomChange
+from planner.solver.plan import Plan
 from workspace.plots.phases import life_end
 from workspace.words import words_of
 
@@ -93,37 +95,38 @@ PHASE_COLUMNS = [("GPUs", ""), ("Racks", ""), ("IT power", "MW"), ("Facility pow
 """Headers (label, unit) of the phases table: the figures of planner.key_figures.phase_figures."""
 
 
-def _lines(records, sign: int) -> list[PartLine]:
+def _lines(changes: tuple[BomChange, ...], sign: int) -> list[PartLine]:
+    """The BOM changes as the page shows them: `sign` -1 turns a removed line's negative
+    quantity and price into positive ones."""
     return [
         PartLine(
-            words_of(str(record.get("category", ""))).capitalize(),
-            str(record.get("description") or record.get("sku") or ""),
-            sign * int(record.get("quantity") or 0),
-            float(record.get("unit_price_usd") or 0),
-            sign * float(record.get("extended_price_usd") or 0),
+            words_of(change.category).capitalize(),
+            change.description or change.sku,
+            sign * change.quantity,
+            change.unit_price_usd,
+            sign * change.extended_price_usd,
         )
-        for record in records or ()
-        if isinstance(record, dict)
+        for change in changes
     ]
 
 
-def phase_views(plan: dict) -> list[PhaseView]:
+def phase_views(plan: Plan) -> list[PhaseView]:
     """Each phase of the plan for the dashboard ([] for a plan without phases)."""
-    phases = plan.get("phases")
-    if not isinstance(phases, list) or not phases:
+    phases = plan.phases
+    if not phases:
         return []
-    ends = [phase["start"] for phase in phases[1:]] + [life_end(plan)]
+    ends = [phase.start for phase in phases[1:]] + [life_end(plan)]
     return [
         PhaseView(
             number=index + 1,
-            name=phase["name"],
-            start=phase["start"],
+            name=phase.name,
+            start=phase.start,
             end=ends[index],
             figures=phase_figures(plan, index),
-            added=_lines(phase.get("added"), 1),
-            removed=_lines(phase.get("removed"), -1),
-            recabled_links=int(phase.get("recabled_links") or 0),
-            salvage_usd=float(phase.get("salvage_usd") or 0),
+            added=_lines(phase.added, 1),
+            removed=_lines(phase.removed, -1),
+            recabled_links=phase.recabled_links,
+            salvage_usd=phase.salvage_usd,
         )
         for index, phase in enumerate(phases)
     ]

@@ -9,6 +9,7 @@ import functools
 import re
 from typing import Any
 
+from planner.solver.plan import Plan
 from planner.solver.scenario import ScenarioSpec
 from workspace.words import (
     PHRASES,
@@ -173,7 +174,7 @@ class Shown(str):
         return shown
 
 
-def part_names(catalog=None, plan: dict | None = None) -> dict[str, str]:
+def part_names(catalog=None, plan: Plan | None = None) -> dict[str, str]:
     """Names of the parts by slug: the catalog's, and those of the plan's sources (its inline
     components, which the catalog does not hold)."""
     names: dict[str, str] = {}
@@ -182,9 +183,9 @@ def part_names(catalog=None, plan: dict | None = None) -> dict[str, str]:
             names.update(
                 {slug: part.name for slug, part in parts.items() if getattr(part, "name", "")}
             )
-    for source in (plan or {}).get("sources") or ():
-        if isinstance(source, dict) and source.get("sku") and source.get("name"):
-            names.setdefault(source["sku"], source["name"])
+    for source in plan.sources if plan is not None else ():
+        if source.sku and source.name:
+            names.setdefault(source.sku, source.name)
     return names
 
 

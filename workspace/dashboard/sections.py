@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from fabric.plots import fabric_figures
+from planner.solver.plan import Plan
 from planner.solver.warning_groups import WarningGroup, group_warnings
 from power.plots import power_flow_figure
 from workspace.dashboard.plan_text import (
@@ -236,23 +237,24 @@ def _fact_sub_label(key: str, names: dict[str, str]) -> str:
     return path_words(key) if is_scenario_path(key) else sub_label(key, names)
 
 
-def plan_sections(plan: dict, catalog=None) -> list[SectionView]:
-    """The plan's sections in SECTION_ORDER (then any other), described for the page; parts are
-    named from `catalog` (and the plan's sources)."""
-    names = part_names(catalog, plan)
-    keys = [key for key in SECTION_ORDER if key in plan]
-    keys += [key for key in plan if key not in keys and key not in SKIPPED]
+def plan_sections(plan: Plan) -> list[SectionView]:
+    """The plan's sections in SECTION_ORDER (then any other), described for the page from its
+    plain data (`Plan.to_dict()`, every section whatever its shape); parts are named from the
+    plan's catalog."""
+    names = part_names(plan.catalog, plan)
+    data = plan.to_dict()
+    keys = [key for key in SECTION_ORDER if key in data]
+    keys += [key for key in data if key not in keys and key not in SKIPPED]
     sections = []
     for key in keys:
-        value = plan[key]
+        value = data[key]
         if value in (None, [], {}):
             continue
-        if key == "fabrics" and isinstance(value, dict):
+        if key == "fabrics":
             view = SectionView(key, SECTION_TITLES[key])
             view.subsections = [
                 describe(f"fabrics.{name}", fabric, f"{fabric_title(name)} fabric", 1, names)
                 for name, fabric in value.items()
-                if isinstance(fabric, dict)
             ]
         else:
             view = describe(key, value, names=names)
@@ -260,27 +262,21 @@ def plan_sections(plan: dict, catalog=None) -> list[SectionView]:
     return sections
 
 
-def plan_figures(plan: dict, scenario=None, catalog=None) -> dict[str, dict]:
+def plan_figures(plan: Plan) -> dict[str, dict]:
     """Figures of the sections the plan has, by element id (`chart-<section>-<name>`).
 
-    A figure that cannot be drawn from a section of a shape it does not know is left out (and
-    logged): the page still shows the section's tables.
+    A figure that fails to draw is left out (and logged): the page still shows the section's
+    tables.
     """
-    racks_spec = getattr(scenario, "racks", None)
     builders = {
         "chart-bom-cost": lambda: plots.cost_breakdown_figure(plan),
-        "chart-racks-elevation": lambda: rack_plots.rack_elevation_figure(
-            plan,
-            catalog,
-            getattr(racks_spec, "usable_u", 42),
-            _unit_overrides(racks_spec),
-        ),
+        "chart-racks-elevation": lambda: rack_plots.rack_elevation_figure(plan),
         "chart-racks-floor": lambda: floor_plots.floor_plan_figure(plan),
-        "chart-power-flow": lambda: power_flow_figure(plan),
+        "chart-power-flow": lambda: power_flow_figure(plan.power),
         "chart-cost-years": lambda: plots.cost_over_years_figure(plan),
     }
     figures = {key: _drawn(key, build) for key, build in builders.items()}
-    fabrics = _drawn("chart-fabrics", lambda: fabric_figures(plan, catalog)) or {}
+    fabrics = _drawn("chart-fabrics", lambda: fabric_figures(plan.fabrics, plan.catalog, plan.compute.system)) or {}
     for name, figure in fabrics.items():
         figures[f"chart-fabrics-{name}"] = figure
     return {key: figure for key, figure in figures.items() if figure is not None}
@@ -290,9 +286,7 @@ def _drawn(key: str, build):
     try:
         return build()
     except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError):
-        logger.warning(
-            "figure %s left out: the plan section has an unexpected shape", key, exc_info=True
-        )
+        logger.warning("figure %s left out: it failed to draw", key, exc_info=True)
         return None
 
 
@@ -332,12 +326,6 @@ def attach_charts(sections: list[SectionView], figures: dict[str, dict]) -> None
             target = by_key.get(key[0])
         if target is not None:
             target.charts.append((chart_id, title, chart_id in WIDE_CHARTS))
-
-
-def _unit_overrides(racks_spec) -> dict[str, int]:
-    """Rack units the scenario gives its management server instead of the catalog's."""
-    units = getattr(racks_spec, "management_server_u", None)
-    return {racks_spec.management_server: units} if units else {}
 
 
 @dataclass(frozen=True)

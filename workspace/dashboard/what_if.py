@@ -11,6 +11,7 @@ import copy
 import math
 from dataclasses import dataclass
 
+from planner.solver.plan import Plan
 from workspace.editor.paths import path_get, path_set
 from workspace.editor.preview import SLIDERS, Slider
 
@@ -54,19 +55,20 @@ def _gpus_per_system(document: dict, catalog) -> int:
     return gpus if isinstance(gpus, int) and gpus > 0 else 1
 
 
-def what_if_sliders(document: dict, plan: dict, spec, catalog) -> list[WhatIfSlider]:
-    """The sliders for a saved revision, each at its saved value. GPUs only for one cluster
-    whose size is given and not built in phases (a site's pools or a workload's days size the
-    GPUs otherwise, and the last phase must give the scenario's size)."""
+def what_if_sliders(document: dict, plan: Plan, spec, catalog) -> list[WhatIfSlider]:
+    """The sliders for a saved revision (its document, the plan of it and the scenario spec),
+    each at its saved value. GPUs only for one cluster whose size is given and not built in
+    phases (a site's pools or a workload's days size the GPUs otherwise, and the last phase must
+    give the scenario's size); PUE only when the plan has its power."""
     saved = {
         "rack-kw": spec.racks.power_budget_kw,
-        "pue": path_get(plan, "power.pue"),
+        "pue": plan.power.pue if plan.power is not None else None,
         "price": spec.facility.electricity_usd_per_kwh,
         "years": spec.finance.years,
     }
     compute = document.get("compute")
     if isinstance(compute, dict) and ("gpus" in compute or "nodes" in compute) and not document.get("phases"):
-        saved["gpus"] = path_get(plan, "compute.gpus")
+        saved["gpus"] = plan.compute.gpus
     sliders = []
     for slider in SLIDERS:
         value = saved.get(slider.key)

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass
 
 from planner.key_figures import KeyFigure, format_figure, key_figures
+from planner.solver.plan import Plan
 from planner.solver.warning_groups import WarningGroup, group_warnings
 from power.plots import power_flow_figure
 from workspace.dashboard.plan_text import with_part_names
@@ -65,7 +66,7 @@ class PreviewFigure:
     change: FigureChange | None
 
 
-def preview_figures(plan: dict, saved: list[KeyFigure] | None) -> list[PreviewFigure]:
+def preview_figures(plan: Plan, saved: list[KeyFigure] | None) -> list[PreviewFigure]:
     """The plan's key figures, each with its change against the `saved` revision's figures
     (none for a scenario not saved yet)."""
     by_key = {figure.key: figure for figure in saved or ()}
@@ -79,7 +80,7 @@ CHART_HEIGHT_PX = 190
 PREVIEW_CHARTS = (
     ("preview-chart-capex", "Capex by category", lambda plan: plots.cost_breakdown_figure(plan)),
     ("preview-chart-years", "Cost over the years", lambda plan: plots.cost_over_years_figure(plan)),
-    ("preview-chart-power", "Power from the grid to the loads", lambda plan: power_flow_figure(plan)),
+    ("preview-chart-power", "Power from the grid to the loads", lambda plan: power_flow_figure(plan.power)),
 )
 """(element id, title, builder): the small charts of the preview, built by the dashboard's
 builders and shrunk to the panel."""
@@ -102,7 +103,7 @@ def _small(figure: dict) -> dict:
     return figure
 
 
-def preview_charts(plan: dict) -> dict[str, dict]:
+def preview_charts(plan: Plan) -> dict[str, dict]:
     """The preview's charts the plan can draw, by element id."""
     charts = {}
     for chart_id, _, build in PREVIEW_CHARTS:
@@ -187,13 +188,12 @@ def gpus_per_system(catalog, document: dict) -> dict[str, int]:
     return {slug: gpus for slug, gpus in counts.items() if isinstance(gpus, int) and gpus > 0}
 
 
-def pue_of(plan: dict | None) -> tuple[float | None, str]:
+def pue_of(plan: Plan | None) -> tuple[float | None, str]:
     """The plan's PUE and whether it was given or modelled."""
-    power = (plan or {}).get("power") or {}
-    pue = power.get("pue")
-    if not isinstance(pue, (int, float)) or not math.isfinite(pue):
+    power = plan.power if plan is not None else None
+    if power is None or not math.isfinite(power.pue):
         return None, ""
-    return pue, power.get("pue_source") or ""
+    return power.pue, power.pue_source
 
 
 def slider_defaults(editor) -> dict:

@@ -245,14 +245,13 @@ def scenario_preview(request):
 
 def _preview_context(plan, saved: SavedFigures | None, editor) -> dict:
     """What the preview panel shows of `plan` (None: the input does not plan)."""
-    data = plan.to_dict() if plan else None
-    pue, pue_source = pue_of(data)
+    pue, pue_source = pue_of(plan)
     return {
-        "figures": preview_figures(data, saved.figures if saved else None) if data else [],
+        "figures": preview_figures(plan, saved.figures if saved else None) if plan else [],
         "saved_revision": saved.number if saved else None,
-        "preview_charts": preview_charts(data) if data else {},
+        "preview_charts": preview_charts(plan) if plan else {},
         "preview_warnings": (
-            preview_warnings(plan.warnings, part_names(editor.catalog, data)) if plan else None
+            preview_warnings(plan.warnings, part_names(plan.catalog, plan)) if plan else None
         ),
         "preview_failed": plan is None,
         "plan_pue": pue,
@@ -286,7 +285,7 @@ def _saved_figures(scenario, number: int) -> SavedFigures | None:
 
 def _revision_figures(revision) -> tuple[KeyFigure, ...] | None:
     plan, _ = plan_or_errors(revision.document, revision_catalog(revision))
-    return tuple(key_figures(plan.to_dict())) if plan else None
+    return tuple(key_figures(plan)) if plan else None
 
 
 PINNED_FIGURES_KEPT = 256

@@ -1,15 +1,17 @@
 """Figures of a plan as plotly figure dicts (data and layout), drawn in the page by plotly.js.
 
-Every figure is built from the plan (and, for part sizes, the catalog snapshot the plan was
-made with), never from the database. This module holds the cost figures and the comparison charts
-(the shared style is core/plot_theme.py); rack elevations and the floor plan live in
-workspace/plots/racks.py and floor.py. A figure whose plan section is absent is left out, so
-the dashboard grows with the pipeline.
+Every figure is built from the typed plan (planner.solver.plan.Plan, read by attribute; for part
+sizes, the catalog snapshot the plan was made with), never from the database. This module holds
+the cost figures and the comparison charts (the shared style is core/plot_theme.py); rack
+elevations and the floor plan live in workspace/plots/racks.py and floor.py. A figure whose plan
+section is absent is left out, so the dashboard grows with the pipeline.
 """
 
 from typing import Any
 
 from core.plot_theme import COLORS, PALETTE, base_layout
+from planner.solver.plan import Plan
+from planner.solver.tco import CostResult
 from workspace.words import words_of
 
 
@@ -17,12 +19,12 @@ def _color(category: str) -> str:
     return COLORS.get(category, COLORS["other"])
 
 
-def cost_breakdown_figure(plan: dict) -> dict | None:
+def cost_breakdown_figure(plan: Plan) -> dict | None:
     """Capex by category and part (treemap): area is the extended price of each BOM line."""
-    lines = [line for line in plan.get("bom") or () if (line.get("extended_price_usd") or 0) > 0]
+    lines = [line for line in plan.bom if line.extended_price_usd > 0]
     if not lines:
         return None
-    total = sum(line["extended_price_usd"] for line in lines)
+    total = sum(line.extended_price_usd for line in lines)
     ids, labels, parents, values, colors, hover = (
         ["capex"],
         ["Capex"],
@@ -33,9 +35,7 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
     )
     by_category: dict[str, float] = {}
     for line in lines:
-        by_category[line["category"]] = (
-            by_category.get(line["category"], 0) + line["extended_price_usd"]
-        )
+        by_category[line.category] = by_category.get(line.category, 0) + line.extended_price_usd
     for category, value in by_category.items():
         ids.append(f"c:{category}")
         labels.append(words_of(category))
@@ -45,13 +45,11 @@ def cost_breakdown_figure(plan: dict) -> dict | None:
         hover.append(f"{value / total:.1%} of capex")
     for index, line in enumerate(lines):
         ids.append(f"l:{index}")
-        labels.append(line.get("description") or line.get("sku"))
-        parents.append(f"c:{line['category']}")
-        values.append(line["extended_price_usd"])
-        colors.append(_color(line["category"]))
-        hover.append(
-            f"{line.get('sku')}: {line.get('quantity', 0):,} × USD {line.get('unit_price_usd', 0):,.0f}"
-        )
+        labels.append(line.description or line.sku)
+        parents.append(f"c:{line.category}")
+        values.append(line.extended_price_usd)
+        colors.append(_color(line.category))
+        hover.append(f"{line.sku}: {line.quantity:,} × USD {line.unit_price_usd:,.0f}")
     trace = {
         "type": "treemap",
         "ids": ids,
@@ -81,42 +79,34 @@ OPEX_COLORS = {
 }
 
 
-def opex_by_category_and_year(cost: dict) -> dict[str, list[float]]:
+def opex_by_category_and_year(cost: CostResult) -> dict[str, list[float]]:
     """Each year's operating cost split by category [USD]. The plan escalates every category at
     the one rate (planner/solver/tco.py), so each keeps its first year's share every year."""
-    opex = cost.get("opex_usd_by_year") or []
-    first_year = {
-        name: value
-        for name, value in (cost.get("opex_by_category_usd_per_year") or {}).items()
-        if isinstance(value, (int, float)) and value > 0
-    }
+    opex = cost.opex_usd_by_year
+    first_year = {name: value for name, value in cost.opex_by_category_usd_per_year.items() if value > 0}
     total = sum(first_year.values())
     if not total:
         return {"operating cost": list(opex)}
     return {name: [year * value / total for year in opex] for name, value in first_year.items()}
 
 
-def cost_over_years_figure(plan: dict) -> dict | None:
+def cost_over_years_figure(plan: Plan) -> dict | None:
     """Capex in year 0 and each year's operating cost stacked by category (bars), with the
-    cumulative cost and, when the plan discounts, its present value (lines)."""
-    cost = plan.get("cost") or {}
-    opex = cost.get("opex_usd_by_year")
-    if (
-        not isinstance(opex, list)
-        or not opex
-        or not all(isinstance(value, (int, float)) for value in opex)
-    ):
+    cumulative cost and, when the plan discounts, its present value (lines); None without a
+    cost or years of operation."""
+    cost = plan.cost
+    if cost is None or not cost.opex_usd_by_year:
         return None
-    capex = cost.get("capex_usd") or 0
+    opex = cost.opex_usd_by_year
+    capex = cost.capex_usd
     labels = ["Year 0"] + [f"Year {year}" for year in range(1, len(opex) + 1)]
     cumulative, total = [], 0.0
     for value in [capex, *opex]:
         total += value
         cumulative.append(total)
     hover = "%{x}: USD %{y:,.0f}<extra>%{fullData.name}</extra>"
-    capex_parts = cost.get("capex_by_category_usd") or {}
     capex_hover = "<br>".join(
-        f"{words_of(name)}: USD {value:,.0f}" for name, value in capex_parts.items() if value
+        f"{words_of(name)}: USD {value:,.0f}" for name, value in cost.capex_by_category_usd.items() if value
     )
     data = [
         {
@@ -151,7 +141,7 @@ def cost_over_years_figure(plan: dict) -> dict | None:
             "hovertemplate": hover,
         }
     )
-    rate = (cost.get("assumptions") or {}).get("discount_rate") or 0
+    rate = cost.assumptions.discount_rate
     if rate > 0:
         present, total = [], 0.0
         for year, value in enumerate([capex, *opex]):

@@ -1,9 +1,11 @@
 """The floor plan of a plan: rows of racks, aisles and the hall, to scale, from
-`plan["racks"]["floor"]`."""
+`plan.racks.floor`."""
 
 from dataclasses import dataclass
 
 from core.plot_theme import COLORS, base_layout
+from planner.solver.plan import Plan
+from power.solver.floor import FloorResult
 from workspace.plots.racks import KIND_WORDS
 
 FLOOR_KINDS = ("compute", "network", "storage", "management")
@@ -33,26 +35,23 @@ class FloorRack:
     y1_m: float
 
 
-def floor_racks(floor: dict) -> list[FloorRack]:
+def floor_racks(floor: FloorResult) -> list[FloorRack]:
     """Every rack of the floor as a rectangle [m]: x along the rows from the wall (the end aisle
     first), y across them; the row's centre line and each kind's width and depth come from the
     plan's floor section."""
-    widths = floor.get("width_m_by_kind") or {}
-    depths = floor.get("depth_m_by_kind") or {}
-    end_aisle_m = float(floor.get("end_aisle_m") or 0)
     racks = []
-    for row in floor.get("rows") or ():
-        x_m = end_aisle_m
+    for row in floor.rows:
+        x_m = floor.end_aisle_m
         position = 0
-        for segment in row.get("segments") or ():
-            kind = segment["kind"]
-            width_m, depth_m = float(widths.get(kind, 0.6)), float(depths.get(kind, 1.2))
-            for _ in range(int(segment.get("count", 0))):
+        for segment in row.segments:
+            kind = segment.kind
+            width_m, depth_m = floor.width_m_by_kind[kind], floor.depth_m_by_kind[kind]
+            for _ in range(segment.count):
                 position += 1
                 racks.append(
                     FloorRack(
-                        kind, int(row["index"]), position, x_m, x_m + width_m,
-                        row["y_m"] - depth_m / 2, row["y_m"] + depth_m / 2,
+                        kind, row.index, position, x_m, x_m + width_m,
+                        row.y_m - depth_m / 2, row.y_m + depth_m / 2,
                     )
                 )
                 x_m += width_m
@@ -82,26 +81,22 @@ class FloorBox:
         return f"{rows}, {self.racks:,} racks"
 
 
-def floor_boxes(floor: dict) -> list[FloorBox]:
+def floor_boxes(floor: FloorResult) -> list[FloorBox]:
     """The racks of the floor as the floor plan draws them: each rack up to RACKS_DRAWN_UP_TO,
     else each row's runs of one kind, in blocks of rows past BOXES_DRAWN_UP_TO boxes of a kind."""
-    total = sum(int(segment.get("count", 0)) for row in floor.get("rows") or () for segment in row.get("segments") or ())
+    total = sum(segment.count for row in floor.rows for segment in row.segments)
     if total <= RACKS_DRAWN_UP_TO:
         return [FloorBox(rack.kind, rack.row, rack.row, 1, rack.position, rack.x0_m, rack.x1_m, rack.y0_m, rack.y1_m)
                 for rack in floor_racks(floor)]
-    widths = floor.get("width_m_by_kind") or {}
-    depths = floor.get("depth_m_by_kind") or {}
-    end_aisle_m = float(floor.get("end_aisle_m") or 0)
     runs = []
-    for row in floor.get("rows") or ():
-        x_m, position = end_aisle_m, 1
-        for segment in row.get("segments") or ():
-            kind, count = segment["kind"], int(segment.get("count", 0))
-            width_m, depth_m = float(widths.get(kind, 0.6)), float(depths.get(kind, 1.2))
+    for row in floor.rows:
+        x_m, position = floor.end_aisle_m, 1
+        for segment in row.segments:
+            kind, count = segment.kind, segment.count
+            width_m, depth_m = floor.width_m_by_kind[kind], floor.depth_m_by_kind[kind]
             if count:
-                index = int(row["index"])
-                runs.append(FloorBox(kind, index, index, count, position, x_m, x_m + width_m * count,
-                                     row["y_m"] - depth_m / 2, row["y_m"] + depth_m / 2))
+                runs.append(FloorBox(kind, row.index, row.index, count, position, x_m, x_m + width_m * count,
+                                     row.y_m - depth_m / 2, row.y_m + depth_m / 2))
             x_m += width_m * count
             position += count
     by_kind: dict[str, int] = {}
@@ -109,8 +104,7 @@ def floor_boxes(floor: dict) -> list[FloorBox]:
         by_kind[run.kind] = by_kind.get(run.kind, 0) + 1
     if max(by_kind.values(), default=0) <= BOXES_DRAWN_UP_TO:
         return runs
-    rows = len(floor.get("rows") or ())
-    block = -(-rows // BOXES_DRAWN_UP_TO)
+    block = -(-len(floor.rows) // BOXES_DRAWN_UP_TO)
     blocks: dict[tuple[str, int], list[FloorBox]] = {}
     for run in runs:
         blocks.setdefault((run.kind, run.first_row // block), []).append(run)
@@ -122,27 +116,25 @@ def floor_boxes(floor: dict) -> list[FloorBox]:
     ]
 
 
-def _row_depths(floor: dict) -> list[tuple[float, float, float]]:
+def _row_depths(floor: FloorResult) -> list[tuple[float, float, float]]:
     """(front y, back y, length) of each row's band [m]: its deepest rack sets its depth."""
-    depths = floor.get("depth_m_by_kind") or {}
     bands = []
-    for row in floor.get("rows") or ():
-        depth_m = max((float(depths.get(segment["kind"], 1.2)) for segment in row["segments"]), default=1.2)
-        bands.append((row["y_m"] - depth_m / 2, row["y_m"] + depth_m / 2, float(row.get("length_m") or 0)))
+    for row in floor.rows:
+        depth_m = max(floor.depth_m_by_kind[segment.kind] for segment in row.segments)
+        bands.append((row.y_m - depth_m / 2, row.y_m + depth_m / 2, row.length_m))
     return bands
 
 
-def aisles(floor: dict) -> list[tuple[str, float, float]]:
+def aisles(floor: FloorResult) -> list[tuple[str, float, float]]:
     """(cold or hot, y from, y to) of every aisle along the rows [m]: a cold aisle along each
     wall, then hot and cold in turn between rows (power/solver/floor.py lays rows out so)."""
     bands = _row_depths(floor)
     if not bands:
         return []
-    width_m = float(floor.get("width_m") or bands[-1][1])
     result = [("cold", 0.0, bands[0][0])]
     for index in range(1, len(bands)):
         result.append(("hot" if index % 2 else "cold", bands[index - 1][1], bands[index][0]))
-    result.append(("cold", bands[-1][1], width_m))
+    result.append(("cold", bands[-1][1], floor.width_m))
     return result
 
 
@@ -163,34 +155,35 @@ def _kw_text(values: list[float]) -> str:
     return f"{low:,.1f} kW" if abs(high - low) < 0.05 else f"{low:,.1f}–{high:,.1f} kW (by rack)"
 
 
-def floor_plan_figure(plan: dict) -> dict | None:
+def _aisle_width_m(floor: FloorResult, temperature: str) -> float:
+    """Of a cold or a hot aisle [m]."""
+    return floor.cold_aisle_m if temperature == "cold" else floor.hot_aisle_m
+
+
+def floor_plan_figure(plan: Plan) -> dict | None:
     """The hall seen from above, to scale: rows of racks coloured by kind (network racks stand
     out), cold and hot aisles between them, end aisles at both ends, kW in each rack's hover.
 
     One trace per kind of rack and per kind of aisle, whatever the number of racks, so a plan of
     thousands of racks stays light.
     """
-    racks_section = plan.get("racks") or {}
-    floor = racks_section.get("floor")
-    if not floor or not floor.get("rows"):
+    floor = plan.racks.floor
+    if floor is None or not floor.rows:
         return None
     kw_by_kind: dict[str, list[float]] = {}
-    for group in racks_section.get("per_rack") or ():
-        if group.get("it_kw") is not None:
-            kw_by_kind.setdefault(group["kind"], []).append(group["it_kw"])
+    for group in plan.racks.per_rack:
+        kw_by_kind.setdefault(group.kind, []).append(group.it_kw)
     racks = floor_boxes(floor)
-    length_m = float(floor.get("length_m") or max(rack.x1_m for rack in racks))
-    width_m = float(floor.get("width_m") or max(rack.y1_m for rack in racks))
-    end_aisle_m = float(floor.get("end_aisle_m") or 0)
+    length_m, width_m, end_aisle_m = floor.length_m, floor.width_m, floor.end_aisle_m
     data = []
-    rows_drawn_apart = len(floor.get("rows") or ()) <= BOXES_DRAWN_UP_TO
+    rows_drawn_apart = len(floor.rows) <= BOXES_DRAWN_UP_TO
     aisle_list = aisles(floor) if rows_drawn_apart else []
     for temperature in ("cold", "hot"):
         boxes = [(end_aisle_m, length_m - end_aisle_m, y0, y1) for kind, y0, y1 in aisle_list if kind == temperature and y1 > y0]
         if not boxes:
             continue
         xs, ys = _rectangles(boxes)
-        aisle_m = floor.get(f"{temperature}_aisle_m")
+        aisle_m = _aisle_width_m(floor, temperature)
         data.append(
             {
                 "type": "scatter",
@@ -260,14 +253,13 @@ def floor_plan_figure(plan: dict) -> dict | None:
                 "hovertemplate": f"<b>{KIND_WORDS[kind]} rack</b><br>%{{text}}<br>{kw}<extra></extra>",
             }
         )
-    rows = floor.get("rows") or ()
     annotations = []
-    if len(rows) <= AISLES_LABELLED_UP_TO:
-        for index, row in enumerate(rows):
+    if len(floor.rows) <= AISLES_LABELLED_UP_TO:
+        for index, row in enumerate(floor.rows):
             annotations.append(
                 {
                     "x": end_aisle_m / 2 if end_aisle_m else 0,
-                    "y": row["y_m"],
+                    "y": row.y_m,
                     "text": f"R{index + 1}",
                     "showarrow": False,
                     "font": {"size": 10, "color": "#5b6b7c"},

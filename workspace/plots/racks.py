@@ -1,10 +1,14 @@
-"""The elevation of every distinct rack of a plan, drawn from `plan["racks"]["per_rack"]` and
-the catalog snapshot the plan was made with (part names, heights and power, rack types)."""
+"""The elevation of every distinct rack of a plan, drawn from `plan.racks.per_rack` and
+`plan.catalog`, the catalog snapshot the plan was made with (part names, heights and power, rack
+types)."""
 
 from dataclasses import dataclass
 
 from catalog.solver.snapshot import CatalogSnapshot
 from core.plot_theme import COLORS, base_layout
+from planner.solver.plan import Plan
+from power.solver.rack_loads import RackGroupResult
+from power.solver.specs import RacksSpec
 
 MAX_ELEVATIONS = 8
 """Distinct racks drawn side by side; more would be too narrow to read."""
@@ -72,7 +76,7 @@ class Elevation:
     placed: tuple[PlacedDevice, ...]
     free_u: int
     free_bottom_u: int
-    it_kw: float | None
+    it_kw: float
     fabric: str
     zero_u_pdus: int
     pdu_name: str
@@ -124,49 +128,59 @@ def device_of(slug: str, catalog: CatalogSnapshot | None, unit_overrides: dict[s
     )
 
 
-def _rack_frame_u(group: dict, catalog: CatalogSnapshot | None, usable_u: int) -> int:
-    rack_type = catalog.rack_types.get(group.get("rack_type")) if catalog is not None else None
-    frame_u = int(getattr(rack_type, "usable_u", 0) or 0)
-    return max(frame_u, usable_u)
+def _rack_frame_u(rack_type_slug: str, catalog: CatalogSnapshot | None, usable_u: int) -> int:
+    rack_type = catalog.rack_types.get(rack_type_slug) if catalog is not None else None
+    return max(rack_type.usable_u, usable_u) if rack_type is not None else usable_u
 
 
-def elevations(
-    plan: dict,
-    catalog: CatalogSnapshot | None = None,
-    usable_u: int = 42,
-    unit_overrides: dict[str, int] | None = None,
-) -> list[Elevation]:
+def _racks_spec(plan: Plan) -> RacksSpec:
+    """The racks section the plan was made with; the defaults for a plan without its inputs."""
+    return plan.inputs.racks if plan.inputs is not None else RacksSpec()
+
+
+def _unit_overrides(racks: RacksSpec) -> dict[str, int]:
+    """Rack units by slug where the scenario overrides the catalog's: its management server's
+    (racks.management_server_u)."""
+    units = racks.management_server_u
+    return {racks.management_server: units} if units else {}
+
+
+def elevations(plan: Plan) -> list[Elevation]:
     """Every distinct rack (kind, rack type and contents) of the plan, in the plan's order.
 
     Devices are stacked from U1 in the order the plan lists them; PDUs that take rack units sit
     at the bottom, zero-U PDUs along the sides. What the frame has beyond the group's usable U
     (and its PDUs) is reserved: cable management and patch panels in network racks, in-rack
-    CDUs in compute racks.
+    CDUs in compute racks. Parts come from `plan.catalog`; a group without its usable U takes
+    the scenario's (`plan.inputs.racks.usable_u`), and the scenario's management server its
+    rack units (racks.management_server_u) where it sets them.
     """
-    overrides = unit_overrides or {}
-    merged: dict[tuple, dict] = {}
-    for group in (plan.get("racks") or {}).get("per_rack") or ():
-        contents = tuple((item["slug"], int(item.get("count", 0))) for item in group.get("contents") or ())
-        key = (group.get("kind"), group.get("rack_type"), contents, group.get("fabric") or "")
-        if key in merged:
-            merged[key]["count"] += int(group.get("count", 0))
-        else:
-            merged[key] = dict(group, count=int(group.get("count", 0)))
+    catalog = plan.catalog
+    racks_spec = _racks_spec(plan)
+    overrides = _unit_overrides(racks_spec)
+    # Groups of one kind, rack type, contents and fabric are one elevation: the first group's,
+    # with the count of them all.
+    merged: dict[tuple, tuple[RackGroupResult, int]] = {}
+    for group in plan.racks.per_rack:
+        contents = tuple((item.slug, item.count) for item in group.contents)
+        key = (group.kind, group.rack_type, contents, group.fabric)
+        first, count = merged.get(key, (group, 0))
+        merged[key] = (first, count + group.count)
     result = []
-    for group in merged.values():
-        group_usable = int(group.get("usable_u") or usable_u)
-        frame_u = _rack_frame_u(group, catalog, group_usable)
-        pdu = device_of(group["pdu"], catalog, overrides) if group.get("pdu") else None
-        pdus = int(group.get("pdus") or 0)
+    for group, count in merged.values():
+        group_usable = group.usable_u or racks_spec.usable_u
+        frame_u = _rack_frame_u(group.rack_type, catalog, group_usable)
+        pdu = device_of(group.pdu, catalog, overrides) if group.pdu else None
+        pdus = group.pdus
         placed: list[PlacedDevice] = []
         position = 1
         if pdu is not None and pdu.units > 0:
             for _ in range(pdus):
                 placed.append(PlacedDevice(pdu, position))
                 position += pdu.units
-        for item in group.get("contents") or ():
-            device = device_of(item["slug"], catalog, overrides)
-            for _ in range(int(item.get("count", 0))):
+        for item in group.contents:
+            device = device_of(item.slug, catalog, overrides)
+            for _ in range(item.count):
                 if device.units <= 0:
                     continue
                 placed.append(PlacedDevice(device, position))
@@ -180,7 +194,7 @@ def elevations(
                 "reserved",
                 "Reserved",
                 "Reserved: patch panels and cable management"
-                if group.get("kind") == "network"
+                if group.kind == "network"
                 else "Reserved (in-rack cooling, cable management)",
                 "reserved",
                 reserved_u,
@@ -189,16 +203,16 @@ def elevations(
             placed.append(PlacedDevice(reserved, top_of_usable + 1))
         result.append(
             Elevation(
-                kind=group.get("kind", "compute"),
-                count=group["count"],
-                rack_type=group.get("rack_type") or "",
+                kind=group.kind,
+                count=count,
+                rack_type=group.rack_type,
                 rack_u=frame_u,
                 usable_u=group_usable,
                 placed=tuple(placed),
                 free_u=free_u,
                 free_bottom_u=position,
-                it_kw=group.get("it_kw"),
-                fabric=group.get("fabric") or "",
+                it_kw=group.it_kw,
+                fabric=group.fabric,
                 zero_u_pdus=pdus if pdu is not None and pdu.units == 0 else 0,
                 pdu_name=pdu.full_name if pdu is not None else "",
             )
@@ -225,17 +239,11 @@ def _device_hover(item: PlacedDevice) -> str:
     return f"<b>{device.full_name}</b><br>{where} ({device.units} U){power}"
 
 
-def rack_elevation_figure(
-    plan: dict,
-    catalog: CatalogSnapshot | None = None,
-    usable_u: int = 42,
-    unit_overrides: dict[str, int] | None = None,
-) -> dict | None:
+def rack_elevation_figure(plan: Plan) -> dict | None:
     """Front view of every distinct rack (the first MAX_ELEVATIONS): each device at its U
     position and height, named, with its U range and power in the hover; free U as free.
-    `unit_overrides` gives rack units by slug where the scenario overrides the catalog's
-    (racks.management_server_u)."""
-    racks = elevations(plan, catalog, usable_u, unit_overrides)
+    Parts, usable U and the management server's rack units as `elevations` reads them."""
+    racks = elevations(plan)
     if not racks:
         return None
     shown = racks[:MAX_ELEVATIONS]
@@ -245,8 +253,7 @@ def rack_elevation_figure(
     tick_text = []
     tallest = 0
     for slot, rack in enumerate(shown):
-        kw = f"<br>{rack.it_kw:,.1f} kW" if rack.it_kw is not None else ""
-        tick_text.append(f"<b>{rack.title}</b>{kw}")
+        tick_text.append(f"<b>{rack.title}</b><br>{rack.it_kw:,.1f} kW")
         tallest = max(tallest, rack.rack_u)
         for item in rack.placed:
             bars["x"].append(slot)

@@ -16,7 +16,7 @@ DOCUMENT = {"name": "B200 pod", "compute": {"system": "dgx-b200", "nodes": 32}, 
 
 def test_the_list_gives_the_key_figures_of_the_current_revision(user_api, monkeypatch):
     created = user_api.post(URL, {"document": DOCUMENT}, format="json").json()
-    plan = plan_document(DOCUMENT).to_dict()
+    plan = plan_document(DOCUMENT)
     assert created["key_figures"]["gpus"] == 256
 
     def no_planning(*args, **kwargs):
@@ -26,9 +26,9 @@ def test_the_list_gives_the_key_figures_of_the_current_revision(user_api, monkey
     (item,) = user_api.get(URL).json()["results"]
     figures = item["key_figures"]
     assert figures["planned"] is True and figures["system"] == "dgx-b200"
-    assert figures["gpus"] == plan["compute"]["gpus"]
-    assert figures["capex_usd"] == plan["cost"]["capex_usd"]
-    assert figures["warnings"] == len(plan["warnings"])
+    assert figures["gpus"] == plan.compute.gpus
+    assert figures["capex_usd"] == plan.cost.capex_usd
+    assert figures["warnings"] == len(plan.warnings)
 
 
 def test_the_list_reads_the_figures_of_a_page_at_once(user_api):
