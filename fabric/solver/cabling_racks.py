@@ -265,8 +265,23 @@ def placement_key(racks: Any) -> tuple:
         for group in getattr(racks, "per_rack", ()) or ()
     )
     floor = getattr(racks, "floor", None)
-    rows = tuple(row.segments for row in floor.rows) if floor is not None else ()
-    return groups, rows, getattr(racks, "nodes_per_rack", 0), getattr(racks, "compute_rack_units_used", 0)
+    shapes, rows = _row_shapes(floor.rows) if floor is not None else ((), ())
+    return groups, shapes, rows, getattr(racks, "nodes_per_rack", 0), getattr(racks, "compute_rack_units_used", 0)
+
+
+def _row_shapes(rows: tuple) -> tuple[tuple, tuple[int, ...]]:
+    """The floor's distinct rows (their runs of racks) and each row's among them: a key that
+    hashes each shape once, where a million GPUs lay out thousands of rows of a few shapes (rows
+    alike share their segments, `power.solver.floor`)."""
+    index_by_id: dict[int, int] = {}
+    index_by_shape: dict[tuple, int] = {}
+    numbers = []
+    for row in rows:
+        number = index_by_id.get(id(row.segments))
+        if number is None:
+            number = index_by_id[id(row.segments)] = index_by_shape.setdefault(row.segments, len(index_by_shape))
+        numbers.append(number)
+    return tuple(index_by_shape), tuple(numbers)
 
 
 def network_slots(groups: tuple) -> list[int]:

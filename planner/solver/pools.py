@@ -33,10 +33,9 @@ class SizedPool:
     workload: WorkloadResult | None
     inference: InferenceResult | None
     fabric_name: str
-
-    @property
-    def path(self) -> str:
-        return f"pools[{self.index}]"
+    fabric_field: str
+    """Where the scenario writes the pool's compute fabric: `pools[i].fabric`, or `fabrics.compute`
+    for one cluster (a `compute:` scenario, planned as a site of one pool)."""
 
 
 def size_pool(
@@ -51,7 +50,8 @@ def size_pool(
         compute = sized_compute(pool.compute(), pool.workload, system, inference)
     workload = size_workload(pool.workload, system, compute.gpus) if pool.workload else None
     shares = shared_compute and pool.fabric is None
-    return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools, shares))
+    return SizedPool(index, pool, system, compute, workload, inference, pool_fabric_name(pool.name, pools, shares),
+                     f"pools[{index}].fabric")
 
 
 def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:
@@ -82,7 +82,7 @@ def pool_fabric_paths(pool: SizedPool) -> Iterator[None]:
     try:
         yield
     except ScenarioError as error:
-        moves = ((f"fabrics.{pool.fabric_name}", f"{pool.path}.fabric"),)
+        moves = ((f"fabrics.{pool.fabric_name}", pool.fabric_field),)
         raise type(error)([FieldError(_moved(e.path, moves), e.message) for e in error.errors], error.count) from None
 
 

@@ -78,8 +78,8 @@ ESTIMATE_SHARE = 4
 
 
 class Design(Protocol):
-    """What the rounds plan and pack: one cluster (`cluster.ClusterDesign`) or a site's pools
-    (`site_design.SiteDesign`)."""
+    """What the rounds plan and pack: a site's pools (`site_design.SiteDesign`; one cluster is a
+    site of one pool)."""
 
     oob: bool
     """Whether an oob fabric serves the racks' PDUs."""
@@ -102,6 +102,10 @@ class Design(Protocol):
     def screened(self, fabrics: dict[str, FabricResult]) -> None:
         """The rounds of a screen (CABLES_ENGINE) settled on these fabrics."""
 
+    def settled(self) -> tuple[dict[str, FabricResult], RacksAndPower] | None:
+        """What the rounds of another screen that read the same settled on (`screened`), packed
+        and powered for this design; None when there is none."""
+
     def powered(self) -> RacksAndPower:
         """The last packing with its cooling, facility, parts and warnings."""
 
@@ -113,6 +117,10 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
     """The fabrics and the racks and power where they agree (the module's rule). `cables`
     other than CABLES_COUNTED screens: CABLES_ENGINE stops once the PDUs agree, with the
     engine's optics; CABLES_SAMPLED once the racks are packed with a sample's optics."""
+    if cables == CABLES_ENGINE:
+        settled = design.settled()
+        if settled is not None:
+            return settled
 
     def pack(fabrics: dict[str, FabricResult], reserve: dict[str, float] | None = None) -> RacksResult:
         return design.pack(fabrics, racks_optics_kw(reserve, fabrics) if reserve else optics_kw_by_device(fabrics))

@@ -67,9 +67,8 @@ class SiteSizing:
     ) -> tuple[dict[str, FabricResult], RacksAndPower]:
         """Each pool's own fabric and the shared ones, and the racks, in the same rounds as one
         cluster's (`rounds.settle`; a pool's own top-of-rack leaves in its compute racks). A
-        screen (`options`) keeps the fabric engine's or a sample's optics. A site takes no
-        sweep cache."""
-        self.design = SiteDesign(self.scenario, self.catalog, self.pools, storage, options.lay_out_floor)
+        screen (`options`) keeps the fabric engine's or a sample's optics."""
+        self.design = SiteDesign(self.scenario, self.catalog, self.pools, storage, options.lay_out_floor, cache)
         fabrics, facility = settle(self.design, options.cables)
         optics_kw = optics_kw_by_device(fabrics)
         self.rated = {pool.spec.name: rated_system(pool, optics_kw.get(pool.system.slug, 0.0)) for pool in self.pools}

@@ -115,6 +115,7 @@ def racks_and_power(
     compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
     compute_kw: float | None = None,
     packed: RacksResult | None = None,
+    compute_warnings: bool | None = None,
 ) -> RacksAndPower:
     """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
 
@@ -123,9 +124,10 @@ def racks_and_power(
     `pack_racks`). `packing_cache`: see `packed_racks`. `packed` is the racks `packed_racks`
     gave for this same demand (the pipeline's last plan-and-pack round), not packed again.
 
-    A site of several pools packs each pool's compute racks itself and gives them in
-    `compute_racks` (see `pack_racks`) with their systems' kW in `compute_kw`; the warnings about
-    compute racks are then the caller's, pool by pool (`compute_rack_warnings`)."""
+    A site packs each pool's compute racks itself and gives them in `compute_racks` (see
+    `pack_racks`) with their systems' kW in `compute_kw`; the warnings about compute racks are
+    then the caller's, pool by pool (`compute_rack_warnings`), unless `compute_warnings` (one
+    pool: the demand's system and racks are the pool's)."""
     if packed is None:
         packed = packed_racks(
             demand, facility, catalog, lay_out_floor=lay_out_floor, packing_cache=packing_cache,
@@ -141,7 +143,10 @@ def racks_and_power(
         racks=packed,
         power=power,
         part_counts=power_part_counts(packed, power, catalog, finance_facility),
-        warnings=power_warnings(packed, power, demand.system, demand.racks, facility, catalog, compute_racks is None),
+        warnings=power_warnings(
+            packed, power, demand.system, demand.racks, facility, catalog,
+            compute_racks is None if compute_warnings is None else compute_warnings,
+        ),
     )
 
 
@@ -153,12 +158,14 @@ def packed_racks(
     lay_out_floor: bool = True,
     packing_cache: MutableMapping | None = None,
     compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
+    equipment: dict | None = None,
 ) -> RacksResult:
     """The racks of `racks_and_power` alone, without cooling, facility, parts or warnings: all
     that a plan-and-pack round before the last reads (systems and PDUs per rack).
     `packing_cache` keeps each packing by its inputs, for the designs of a sweep that differ
     only in what comes after the racks (PUE, climate, prices); one catalog for every design
-    that uses it. A site's `compute_racks` (see `racks_and_power`) are not kept."""
+    that uses it. A site's `compute_racks` (see `racks_and_power`) are not kept; `equipment`: see
+    `pack_racks`."""
     reserved_u = in_rack_cdu_units(demand.racks, facility, catalog)
     return kept(
         packing_cache if compute_racks is None else None,
@@ -168,7 +175,7 @@ def packed_racks(
             switch_groups=demand.switch_groups, storage_systems=demand.storage_systems, servers=demand.servers,
             optics_kw_by_switch=demand.optics_kw_by_switch, facility=facility,
             reserved_u_per_compute_rack=reserved_u, lay_out=lay_out_floor, compute_racks=compute_racks,
-            cache=packing_cache,
+            cache=packing_cache, equipment=equipment,
         ),
     )
 

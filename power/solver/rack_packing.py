@@ -7,7 +7,7 @@ not 0U take rack units too. `pack_racks` adds the network, storage and managemen
 """
 
 import math
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -309,6 +309,7 @@ def pack_racks(
     lay_out: bool = True,
     compute_racks: tuple[RacksResult, Sequence[RackGroup]] | None = None,
     cache: MutableMapping | None = None,
+    equipment: dict[str, Equipment] | None = None,
 ) -> RacksResult:
     """Every rack of the cluster: compute, network, storage and management, described and laid out.
 
@@ -327,8 +328,11 @@ def pack_racks(
       several pools, each packed for its own system); `total_nodes` and `system` are then not read.
     - `cache`: a sweep's, keeping the network, storage and management racks by what they read,
       which the compute racks' power budget, rack units and systems are not.
+    - `equipment`: the switches' (`switch_equipment` of the same groups and optics), when the
+      caller packing `compute_racks` has worked them out.
     """
-    equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
+    if equipment is None:
+        equipment = switch_equipment(switch_groups, catalog, optics_kw_by_switch)
     if compute_racks is not None:
         result, groups = compute_racks[0], list(compute_racks[1])
     else:
@@ -366,12 +370,26 @@ def _pack_one_system(
     total_nodes: int, system: SystemSpec, racks: RacksSpec, catalog: "CatalogSnapshot",
     switch_groups: Sequence[SwitchGroup], equipment: dict[str, Equipment], reserved_u: int,
 ) -> tuple[RacksResult, list[RackGroup]]:
-    """The compute racks of one system with the switches placed in them, and their groups."""
-    in_compute = switch_totals(switch_groups, "compute_rack")
-    if system.rack_scale and in_compute:
+    """The compute racks of one system with every top-of-rack switch placed in them."""
+    def leaf_field() -> str:
         fabric = next(group.fabric for group in switch_groups if group.placement == "compute_rack")
+        return f"fabrics.{fabric}.leaf_placement"
+
+    in_compute = switch_totals(switch_groups, "compute_rack")
+    return pack_system_racks(total_nodes, system, racks, catalog, in_compute, equipment, reserved_u, leaf_field)
+
+
+def pack_system_racks(
+    total_nodes: int, system: SystemSpec, racks: RacksSpec, catalog: "CatalogSnapshot",
+    in_compute: dict[str, int], equipment: dict[str, Equipment], reserved_u: int, leaf_field: Callable[[], str],
+) -> tuple[RacksResult, list[RackGroup]]:
+    """The compute racks of one system (a cluster's, or a site's pool's) with the top-of-rack
+    switches `in_compute` (by slug) placed in them, and their groups with the scale-up switch
+    racks of a rack-scale system. A rack-scale system with switches to hold is refused on
+    `leaf_field()`, the field that placed the leaves."""
+    if system.rack_scale and in_compute:
         raise InfeasibleError.at(
-            f"fabrics.{fabric}.leaf_placement",
+            leaf_field(),
             f"a {system.name} fills its own {system.rack_units} U rack: there is no room for "
             f"top-of-rack switches in it; choose rail_optimized, which stands the leaves in network "
             f"racks beside the systems",

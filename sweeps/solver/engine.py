@@ -12,11 +12,11 @@ What a screen reuses or leaves out, none of which changes a figure it gives:
   are None and 0, and nothing else depends on the floor;
 - a design's scenario is read section by section, each section once for its axis values
   (`ScenarioReader`);
-- fabrics and rack packings are kept by their inputs (`sweep_caches`), and so are the
-  fabrics and rack spec a screened design settles on: a design that differs from one planned
-  before only in PUE, climate, prices, finance or years packs once with them (`plan_scenario`'s
-  `cache`); its racks are cooled and powered once per facility and finance model
-  (`cluster.ClusterDesign.powered`), its bill of materials priced once per parts, quotes and
+- fabrics and rack packings, a cluster's or a site's, are kept by their inputs (`sweep_caches`),
+  and so are the fabrics and rack specs a screened design settles on: a design that differs
+  from one planned before only in PUE, climate, prices, finance or years packs once with them
+  (`plan_scenario`'s `cache`); its racks are cooled and powered once per facility and finance model
+  (`site_design.SiteDesign.powered`), its bill of materials priced once per parts, quotes and
   spares (`steps.priced_parts`), and only its cost of ownership is worked out anew.
 """
 

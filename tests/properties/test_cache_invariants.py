@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 from planner.solver.rounds import CABLES_ENGINE, FULL_PLAN, PlanOptions
-from tests.properties.strategies import scenarios, seed_catalog
+from tests.properties.strategies import scenarios, seed_catalog, site_scenarios
 
 KEPT: dict[str, dict] = {"screened": {}, "full": {}}
 """Shared by every example of the run, as a sweep's cache is by its designs."""
@@ -26,10 +26,12 @@ def _plan(document: dict, options: PlanOptions, cache: dict | None):
 
 @pytest.mark.parametrize("name, options", [("screened", PlanOptions(CABLES_ENGINE)), ("full", FULL_PLAN)])
 @settings(max_examples=settings.default.max_examples * 3 // 8)  # 150 of the ci profile's 400: three scenarios each
-@given(document=scenarios(max_gpus=8_000), pue=st.floats(1.05, 1.8), years=st.integers(1, 20))
+@given(document=st.one_of(scenarios(max_gpus=8_000), site_scenarios(max_gpus=4_000)), pue=st.floats(1.05, 1.8),
+       years=st.integers(1, 20))
 def test_a_plan_made_with_what_others_kept_is_the_plan_made_alone(name, options, document, pue, years):
-    """The scenario, then the same with another PUE (its racks kept, powered anew, its parts
-    priced from the cache) and with another life (powered and priced from the cache)."""
+    """The scenario (one cluster, or a site of two pools), then the same with another PUE (its
+    racks kept, powered anew, its parts priced from the cache) and with another life (powered
+    and priced from the cache)."""
     assume(not document.get("components"))
     other_pue = {**document, "facility": {**document.get("facility", {}), "pue": pue}}
     other_life = {**document, "finance": {**document.get("finance", {}), "years": years}}
