@@ -308,7 +308,7 @@ def scenario_detail(request, pk):
             warning_lines=lines,
             lead=lead_screen(plan, lines, charts, names),
             nic_overrides=nic_overrides_in_words(document),
-            what_if=what_if_sliders(document, plan, plan.inputs, catalog),
+            what_if=what_if_sliders(document, plan),
         )
         context["warning_count"] = sum(line.group.count for line in context["warning_lines"])
     context["catalog"] = catalog_status(revision, context["plan"])
@@ -341,8 +341,8 @@ def scenario_what_if(request, pk):
         saved = plan_document(revision.document, catalog)
     except ScenarioError:
         return render(request, "planner/inc/what_if_result.html", context)
-    sliders = what_if_sliders(revision.document, saved, saved.inputs, catalog)
-    document, moved = what_if_document(revision.document, request.POST, sliders, catalog)
+    sliders = what_if_sliders(revision.document, saved)
+    document, moved = what_if_document(revision.document, request.POST, sliders)
     context["moved"] = moved
     if not moved:
         return render(request, "planner/inc/what_if_result.html", context)

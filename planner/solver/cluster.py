@@ -11,9 +11,9 @@ from core.solver.part_counts import PartCount
 from fabric.solver.results import FabricResult
 from planner.solver.bom import system_part_counts
 from planner.solver.compute import compute_warnings
-from planner.solver.pools import SizedPool
+from planner.solver.pools import cluster_pool
 from planner.solver.rounds import PlanOptions, settle
-from planner.solver.scenario import PoolSpec, ScenarioSpec
+from planner.solver.scenario import ScenarioSpec
 from planner.solver.site_design import SiteDesign
 from planner.solver.systems import sized_compute, sized_inference
 from planner.solver.tco import CostResult
@@ -21,9 +21,6 @@ from planner.solver.token_cost import inference_with_token_cost
 from planner.solver.workload import size_workload
 from power.solver.power_plan import RacksAndPower
 from storage.solver.tiers import StorageResult
-
-COMPUTE_POOL = "compute"
-"""The name of a cluster's one pool, in the rounds (the plan has no pools section)."""
 
 
 class ClusterSizing:
@@ -42,12 +39,8 @@ class ClusterSizing:
     ) -> tuple[dict[str, FabricResult], RacksAndPower]:
         """Every fabric the scenario names, then the racks and power with their switches and
         optics, where they agree (`rounds.settle`)."""
-        scenario, given = self.scenario, self.scenario.compute
-        # A site of one pool, whose compute fabric (fabrics.compute) is its own.
-        spec = PoolSpec(COMPUTE_POOL, given.system, given.gpus, given.nodes, spare_nodes=given.spare_nodes,
-                        nics=given.nics, fabric=scenario.fabrics.compute)
-        pool = SizedPool(0, spec, self.system, self.compute, self.workload, self.inference, "compute", "fabrics.compute")
-        design = SiteDesign(scenario, self.catalog, [pool], storage, options.lay_out_floor, cache)
+        pool = cluster_pool(self.scenario, self.system, self.compute, self.workload, self.inference)
+        design = SiteDesign(self.scenario, self.catalog, [pool], storage, options.lay_out_floor, cache)
         return settle(design, options.cables)
 
     def warnings(self, job_warnings: list[str], fabrics: dict[str, FabricResult], facility: RacksAndPower) -> list[str]:

@@ -65,6 +65,21 @@ def one_pool_scenario(scenario: ScenarioSpec) -> ScenarioSpec:
 
 
 
+COMPUTE_POOL = "compute"
+"""The name of a `compute:` scenario's one pool, in the rounds (its plan has no pools section)."""
+
+
+def cluster_pool(scenario: ScenarioSpec, system: SystemSpec, compute: ComputeResult,
+                 workload: WorkloadResult | None, inference: InferenceResult | None) -> SizedPool:
+    """A `compute:` scenario as the one pool of a site, sized: its compute fabric,
+    `fabrics.compute`, is its own (the reverse of `one_pool_scenario`)."""
+    given = scenario.compute
+    spec = PoolSpec(COMPUTE_POOL, given.system, given.gpus, given.nodes, spare_nodes=given.spare_nodes,
+                    nics=given.nics, fabric=scenario.fabrics.compute)
+    return SizedPool(0, spec, system, compute, workload, inference, pool_fabric_name(COMPUTE_POOL, 1),
+                     "fabrics.compute")
+
+
 @contextmanager
 def pool_paths(index: int = 0) -> Iterator[None]:
     """Errors of a pool planned (or checked) in its `compute:` form, on the pool's own paths."""

@@ -12,7 +12,6 @@ from planner.models import Scenario
 from planner.services import scenario_create
 from planner.solver.documents import parse_document
 from planner.solver.pipeline import plan_scenario
-from planner.solver.scenario import read_scenario
 from workspace.dashboard.what_if import what_if_document, what_if_sliders
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -22,7 +21,7 @@ SITE = parse_document((EXAMPLES / "two-pool-site.yaml").read_text())
 
 def sliders_of(document, catalog):
     plan = plan_scenario(document, catalog)
-    return {item.key: item for item in what_if_sliders(document, plan, read_scenario(document), catalog)}, plan
+    return {item.key: item for item in what_if_sliders(document, plan)}, plan
 
 
 def test_the_sliders_start_at_the_saved_plans_values(catalog):
@@ -48,11 +47,11 @@ def test_only_the_drivers_moved_change_the_document(catalog):
     sliders = list(sliders.values())
     posted = QueryDict(mutable=True)
     posted.update({item.key: str(item.value) for item in sliders})
-    unchanged, moved = what_if_document(SUPERPOD, posted, sliders, catalog)
+    unchanged, moved = what_if_document(SUPERPOD, posted, sliders)
     assert unchanged == SUPERPOD and moved == []
     posted["pue"] = "1.45"
     posted["gpus"] = "2048"
-    changed, moved = what_if_document(SUPERPOD, posted, sliders, catalog)
+    changed, moved = what_if_document(SUPERPOD, posted, sliders)
     # the SuperPOD counts systems: 2,048 GPUs are 256 DGX H100
     assert changed["compute"] == {**SUPERPOD["compute"], "nodes": 256}
     assert changed["facility"]["pue"] == 1.45

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from planner.solver.plan import Plan
-from workspace.editor.paths import path_get, path_set
+from workspace.editor.paths import path_set
 from workspace.editor.preview import SLIDERS, Slider
 
 GPU_RANGE = 4
@@ -48,18 +48,12 @@ class WhatIfSlider:
         return f"{self.value:,.{self.slider.decimals}f}"
 
 
-def _gpus_per_system(document: dict, catalog) -> int:
-    system = path_get(document, "compute.system")
-    part = getattr(catalog, "systems", {}).get(system) if system else None
-    gpus = getattr(part, "gpus", None)
-    return gpus if isinstance(gpus, int) and gpus > 0 else 1
-
-
-def what_if_sliders(document: dict, plan: Plan, spec, catalog) -> list[WhatIfSlider]:
-    """The sliders for a saved revision (its document, the plan of it and the scenario spec),
-    each at its saved value. GPUs only for one cluster whose size is given and not built in
-    phases (a site's pools or a workload's days size the GPUs otherwise, and the last phase must
-    give the scenario's size); PUE only when the plan has its power."""
+def what_if_sliders(document: dict, plan: Plan) -> list[WhatIfSlider]:
+    """The sliders for a saved revision (its document and the plan of it), each at its saved
+    value. GPUs only for one cluster whose size is given and not built in phases (a site's pools
+    or a workload's days size the GPUs otherwise, and the last phase must give the scenario's
+    size), in steps of one system; PUE only when the plan has its power."""
+    spec = plan.inputs
     saved = {
         "rack-kw": spec.racks.power_budget_kw,
         "pue": plan.power.pue if plan.power is not None else None,
@@ -76,14 +70,14 @@ def what_if_sliders(document: dict, plan: Plan, spec, catalog) -> list[WhatIfSli
             continue
         minimum, maximum, step = slider.minimum, slider.maximum, slider.step
         if slider.key == "gpus":
-            step = _gpus_per_system(document, catalog)
+            step = plan.compute.gpus_per_node or 1
             minimum = max(step, math.floor(value / GPU_RANGE / step) * step)
             maximum = math.ceil(value * GPU_RANGE / step) * step
         sliders.append(WhatIfSlider(slider, float(value), min(minimum, value), max(maximum, value), step))
     return sliders
 
 
-def what_if_document(document: dict, posted, sliders: list[WhatIfSlider], catalog) -> tuple[dict, list[str]]:
+def what_if_document(document: dict, posted, sliders: list[WhatIfSlider]) -> tuple[dict, list[str]]:
     """The saved document with the drivers the post moved, and what was moved in words
     ("PUE 1.30 → 1.45"). A value that cannot be read, or that is not moved, is left as saved."""
     changed = copy.deepcopy(document)
@@ -98,9 +92,9 @@ def what_if_document(document: dict, posted, sliders: list[WhatIfSlider], catalo
         value = min(max(value, item.minimum), item.maximum)
         path = item.slider.path
         if item.key == "gpus":
-            per_system = _gpus_per_system(document, catalog)
             if "nodes" in document["compute"] and "gpus" not in document["compute"]:
-                path, value = "compute.nodes", math.ceil(value / per_system)
+                # the GPU slider steps one system
+                path, value = "compute.nodes", math.ceil(value / item.step)
                 shown = f"{value:,} systems"
             else:
                 value = round(value)
