@@ -33,7 +33,7 @@ from fabric.solver.figures import (
     switch_power_kw,
 )
 from fabric.solver.layout import FabricContext, PlaneLayout, SegmentLayout
-from fabric.solver.media import link_choice, stock_length_m
+from fabric.solver.media import link_choice_at, stock_length_m
 from fabric.solver.ports import inter_switch_rate_problem, port_split_ways
 from fabric.solver.rail_only import rail_only_layout
 from fabric.solver.results import (
@@ -325,11 +325,11 @@ def _segment_links(
 ) -> tuple[LinkResult, dict[str, int], dict[tuple, int], tuple[float, float], list[str]]:
     """A first estimate of one segment's cables, modules and their power [W] at its lower and
     upper end, all planes, every link at the assumed length (`LinkLengthsSpec`), by the rule each
-    placed cable follows (`media.link_choice`); and warnings where the catalog has none. Once the
+    placed cable follows (`media.link_choice_at`); and warnings where the catalog has none. Once the
     racks stand on the floor, the cabling plan counts each placed cable instead
     (`cabling_counts.counted_fabrics`)."""
     links = segment.links * planes
-    choice = link_choice(segment.length_m, segment.gbps, segment.lower, segment.upper, catalog.cables,
+    choice = link_choice_at(segment.length_m, segment.gbps, segment.lower, segment.upper, catalog.cables,
                          catalog.transceivers, spec.optical_media)
     modules: dict[str, int] = {}
     watts = [0.0, 0.0]

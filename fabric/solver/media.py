@@ -11,6 +11,7 @@ the floor, every cable placed there is measured and counted instead (fabric.solv
 """
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Literal
 
@@ -223,3 +224,18 @@ def link_choice_steps(
         _STEPS_CACHE.pop(next(iter(_STEPS_CACHE)))
     _STEPS_CACHE[key] = (cables, transceivers, steps)
     return steps
+
+
+def link_choice_at(
+    length_m: float,
+    link_gbps: float,
+    lower: PortEnd | None,
+    upper: PortEnd | None,
+    cables: dict[str, CableSpec],
+    transceivers: dict[str, TransceiverSpec],
+    optical_media: OpticalMedia = "transceivers",
+) -> LinkChoice:
+    """`link_choice` of one length, read from the catalog's kept steps (`link_choice_steps`):
+    the fabrics' first estimate chooses each segment's media without searching the catalog."""
+    reaches, choices = link_choice_steps(link_gbps, lower, upper, cables, transceivers, optical_media)
+    return choices[bisect_left(reaches, length_m)]

@@ -34,11 +34,14 @@ from planner.solver.rounds import optics_kw_by_device
 from planner.solver.scenario import ScenarioSpec
 from planner.solver.site_limits import check_site_limits
 from power.solver.power_plan import (
+    CooledRacks,
     RackDemand,
     RacksAndPower,
+    cooled_racks,
+    cooled_racks_facility,
     in_rack_cdu_units,
     packed_racks,
-    racks_and_power,
+    powered_racks,
 )
 from power.solver.rack_packing import RacksResult, pack_compute_racks, pack_system_racks
 from power.solver.support_racks import switch_equipment, switch_totals
@@ -261,18 +264,29 @@ class SiteDesign:
         return fabrics, self.powered()
 
     def powered(self) -> RacksAndPower:
-        """The last packing cooled and powered; kept in the cache by all it reads (the packing,
-        the facility, who pays for its cooling plant): the designs of a sweep that differ only
-        in their finance are powered once."""
+        """The last packing cooled and powered, kept in the cache by all it reads. Its cooling,
+        parts and warnings are kept by the packing, the facility but its power fields, and who
+        pays for the cooling plant; the power by the whole facility: the designs of a sweep that
+        differ only in PUE or energy are cooled once, those that differ only in their finance
+        powered once."""
         scenario = self.scenario
+        facility, finance_facility = scenario.facility, scenario.finance.facility
+
+        def cooled() -> CooledRacks:
+            return kept(
+                self.cache,
+                lambda: ("cooled", self.packing_key, cooled_racks_facility(facility), finance_facility),
+                lambda: cooled_racks(
+                    self.demand, facility, self.catalog, finance_facility=finance_facility,
+                    lay_out_floor=self.lay_out_floor, compute_racks=self.compute_racks, compute_kw=self.compute_kw,
+                    packed=self.site_packed, compute_warnings=self.cluster,
+                ),
+            )
+
         powered = kept(
             self.cache,
-            lambda: ("powered", self.packing_key, scenario.facility, scenario.finance.facility),
-            lambda: racks_and_power(
-                self.demand, scenario.facility, self.catalog, finance_facility=scenario.finance.facility,
-                lay_out_floor=self.lay_out_floor, compute_racks=self.compute_racks, compute_kw=self.compute_kw,
-                packed=self.site_packed, compute_warnings=self.cluster,
-            ),
+            lambda: ("powered", self.packing_key, facility, finance_facility),
+            lambda: powered_racks(cooled(), facility),
         )
         return replace(powered, warnings=list(powered.warnings))  # the rounds add theirs to the list
 

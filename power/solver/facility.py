@@ -38,6 +38,15 @@ WUE_DRY_L_PER_KWH = 0.2
 (https://www.yobitel.com/knowledge-base/wue-water-usage-effectiveness; an estimate)."""
 
 
+FACILITY_POWER_FIELDS = frozenset({
+    "pue", "electricity_usd_per_kwh", "ups_redundancy", "ups_module_kw", "ups_efficiency", "generator_redundancy",
+    "generator_kw", "distribution_loss_fraction", "other_loss_fraction", "average_load", "grid_gco2_per_kwh",
+    "wue_l_per_kwh",
+})
+"""The fields of FacilitySpec that `size_facility` alone reads, not the racks, their cooling
+plant, parts or warnings (`power_plan.cooled_racks`): a sweep over them cools its racks once."""
+
+
 def pue_from_energy(facility_kw: float, it_kw: float) -> float:
     """PUE = facility power / IT power (ISO/IEC 30134-2)."""
     return facility_kw / it_kw

@@ -7,7 +7,7 @@ storage sizing, and the optics' power from the cable-media step.
 """
 
 from collections.abc import MutableMapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from catalog.solver.parts import SystemSpec
@@ -19,10 +19,11 @@ from power.solver.cooling_fit import cooling_mismatch_warning
 from power.solver.cooling_plant import (
     BOUGHT_WITH_CLUSTER,
     WARM_WATER_COOLING,
+    CoolingPlantResult,
     cooling_unit_paid_by,
     size_cooling_plant,
 )
-from power.solver.facility import PowerResult, size_facility
+from power.solver.facility import FACILITY_POWER_FIELDS, PowerResult, size_facility
 from power.solver.rack_packing import RackGroup, RacksResult, pack_racks
 from power.solver.specs import FacilitySpec, RacksSpec
 from power.solver.support_racks import management_equipment
@@ -104,7 +105,28 @@ def it_kw_by_category(demand: RackDemand, catalog: "CatalogSnapshot") -> dict[st
     }
 
 
-def racks_and_power(
+@dataclass(frozen=True)
+class CooledRacks:
+    """All of `racks_and_power` but the facility's power: the racks, their cooling plant, IT
+    load, parts and warnings, none of which reads the PUE, energy, backup or loss fields
+    (`facility.FACILITY_POWER_FIELDS`)."""
+
+    racks: RacksResult
+    cooling: CoolingPlantResult
+    it_kw_by_category: dict[str, float]
+    pdus: int
+    """Rack PDUs in all racks."""
+    part_counts: tuple[PartCount, ...]
+    warnings: tuple[str, ...]
+
+
+def racks_and_power(demand: RackDemand, facility: FacilitySpec, catalog: "CatalogSnapshot", **options) -> RacksAndPower:
+    """Pack and lay out every rack, size cooling and facility, and list parts and warnings:
+    `cooled_racks` (its options), then the facility's power (`powered_racks`)."""
+    return powered_racks(cooled_racks(demand, facility, catalog, **options), facility)
+
+
+def cooled_racks(
     demand: RackDemand,
     facility: FacilitySpec,
     catalog: "CatalogSnapshot",
@@ -116,8 +138,8 @@ def racks_and_power(
     compute_kw: float | None = None,
     packed: RacksResult | None = None,
     compute_warnings: bool | None = None,
-) -> RacksAndPower:
-    """Pack and lay out every rack, size cooling and facility, and list parts and warnings.
+) -> CooledRacks:
+    """Pack and lay out every rack, size the cooling plant, and list parts and warnings.
 
     `finance_facility` (leased or built) says what pays for the building's cooling plant
     (`cooling_plant.cooling_unit_paid_by`). `lay_out_floor` False leaves the floor out (see
@@ -137,17 +159,34 @@ def racks_and_power(
     it_kw = it_kw_by_category(demand, catalog)
     if compute_kw is not None:
         it_kw["compute"] = compute_kw
-    pdus = sum(group.pdus * group.count for group in packed.per_rack)
-    power = size_facility(it_kw, cooling, facility, pdus=pdus)
-    return RacksAndPower(
+    return CooledRacks(
         racks=packed,
-        power=power,
-        part_counts=power_part_counts(packed, power, catalog, finance_facility),
-        warnings=power_warnings(
-            packed, power, demand.system, demand.racks, facility, catalog,
+        cooling=cooling,
+        it_kw_by_category=it_kw,
+        pdus=sum(group.pdus * group.count for group in packed.per_rack),
+        part_counts=tuple(power_part_counts(packed, cooling, catalog, finance_facility)),
+        warnings=tuple(power_warnings(
+            packed, cooling, demand.system, demand.racks, facility, catalog,
             compute_racks is None if compute_warnings is None else compute_warnings,
-        ),
+        )),
     )
+
+
+def powered_racks(cooled: CooledRacks, facility: FacilitySpec) -> RacksAndPower:
+    """The cooled racks with the facility's power, PUE, backup power and year of operation."""
+    power = size_facility(cooled.it_kw_by_category, cooled.cooling, facility, pdus=cooled.pdus)
+    return RacksAndPower(cooled.racks, power, list(cooled.part_counts), list(cooled.warnings))
+
+
+def cooled_racks_facility(facility: FacilitySpec) -> tuple:
+    """The facility as `cooled_racks` reads it: every field but those the facility's power alone
+    reads (`FACILITY_POWER_FIELDS`), for a key of the cooled racks."""
+    return tuple(getattr(facility, name) for name in _COOLED_RACKS_FIELDS)
+
+
+_COOLED_RACKS_FIELDS = tuple(
+    spec_field.name for spec_field in fields(FacilitySpec) if spec_field.name not in FACILITY_POWER_FIELDS
+)
 
 
 def packed_racks(
@@ -196,7 +235,7 @@ def rack_pdu_counts(racks: RacksResult) -> dict[str, int]:
 
 
 def power_part_counts(
-    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot", finance_facility: str = "leased"
+    racks: RacksResult, cooling: CoolingPlantResult, catalog: "CatalogSnapshot", finance_facility: str = "leased"
 ) -> list[PartCount]:
     """Bill-of-materials lines: enclosures (a rack-scale system brings its own), PDUs, the
     management servers and fabric managers racked, and the
@@ -212,7 +251,7 @@ def power_part_counts(
     counts += [PartCount("management", slug, count) for slug, count in server_counts(racks.servers)]
     counts += [
         PartCount("cooling", unit.unit, unit.count)
-        for unit in power.cooling.units
+        for unit in cooling.units
         if cooling_unit_paid_by(unit.kind, finance_facility) == BOUGHT_WITH_CLUSTER
     ]
     return counts
@@ -220,7 +259,7 @@ def power_part_counts(
 
 def power_warnings(
     racks: RacksResult,
-    power: PowerResult,
+    cooling: CoolingPlantResult,
     system: SystemSpec,
     racks_spec: RacksSpec,
     facility: FacilitySpec,
@@ -261,7 +300,7 @@ def power_warnings(
                 f"({group.pdus * group.pdu_capacity_kw:g} kW): use more PDUs per rack or a "
                 f"larger PDU."
             )
-    warnings += _plant_warnings(racks, power, catalog)
+    warnings += _plant_warnings(racks, cooling, catalog)
     if of_compute_racks:
         warnings += _stranded_power_warnings(racks, system, racks_spec)
     return warnings
@@ -327,11 +366,11 @@ def _cooling_limit_warnings(
 
 
 def _plant_warnings(
-    racks: RacksResult, power: PowerResult, catalog: "CatalogSnapshot"
+    racks: RacksResult, cooling: CoolingPlantResult, catalog: "CatalogSnapshot"
 ) -> list[str]:
     """A rack whose liquid share is more than its own rear door or in-rack CDU removes."""
     warnings = []
-    for unit in power.cooling.units:
+    for unit in cooling.units:
         spec = catalog.cooling_units[unit.unit]
         if unit.role == "rear_doors":
             served = {"rear_door"}

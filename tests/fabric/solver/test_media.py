@@ -1,8 +1,20 @@
 """Cable media by length and rate, stock lengths, and the optics at each end."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fabric.solver.media import cable_for_link, module_for_port, stock_length_m
+from catalog.rows import catalog_snapshot_from_files
+from core.solver.interfaces import PortEnd
+from fabric.solver.media import (
+    cable_for_link,
+    link_choice,
+    link_choice_at,
+    module_for_port,
+    stock_length_m,
+)
+
+SEEDED_CATALOG = catalog_snapshot_from_files()
 
 
 @pytest.mark.parametrize(
@@ -48,3 +60,24 @@ def test_twin_port_module_for_a_twin_port_cage(catalog):
     # the NIC end follows the other end's fiber
     assert module_for_port(catalog.transceivers, 400, 1, 15, fiber="singlemode").slug == "osfp-400g-dr4"
     assert module_for_port(catalog.transceivers, 3200, 2, 15) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    length_m=st.floats(min_value=0.01, max_value=10_000),
+    reach_drawn=st.booleans(),
+    link_gbps=st.sampled_from((1, 10, 25, 100, 200, 400, 800, 1600)),
+    ends=st.sampled_from((None, (PortEnd(800, 2), PortEnd(400, 1)), (PortEnd(400, 1), PortEnd(400, 1)),
+                          (PortEnd(1600, 2), PortEnd(800, 1)), (PortEnd(100, 4), PortEnd(400, 1)))),
+    optical_media=st.sampled_from(("transceivers", "aoc")),
+)
+def test_the_kept_steps_choose_as_the_catalog_search(length_m, reach_drawn, link_gbps, ends, optical_media):
+    """A segment's first estimate reads its choice from the catalog's steps (`link_choice_at`):
+    for any length, a reach itself among them, it is the choice `link_choice` searches for."""
+    catalog = SEEDED_CATALOG
+    lower, upper = ends or (None, None)
+    if reach_drawn:  # a length on a step's edge: a catalog reach
+        reaches = sorted({part.reach_m for part in (*catalog.cables.values(), *catalog.transceivers.values())})
+        length_m = reaches[int(length_m) % len(reaches)]
+    arguments = (link_gbps, lower, upper, catalog.cables, catalog.transceivers, optical_media)
+    assert link_choice_at(length_m, *arguments) == link_choice(length_m, *arguments)

@@ -1,11 +1,20 @@
 """The power step as a whole: published DGX cases, a mixed layout by hand, BOM lines, warnings."""
 
+from dataclasses import replace
+
 import pytest
 
 from core.solver.interfaces import SwitchGroup
 from core.solver.management import server_groups
 from fabric.solver.specs import FabricsSpec
-from power.solver.power_plan import RackDemand, packed_racks, racks_and_power
+from power.solver.facility import FACILITY_POWER_FIELDS
+from power.solver.power_plan import (
+    RackDemand,
+    cooled_racks,
+    cooled_racks_facility,
+    packed_racks,
+    racks_and_power,
+)
 from power.solver.specs import FacilitySpec, RacksSpec
 
 
@@ -170,6 +179,43 @@ def test_the_racks_alone_are_the_racks_racks_and_power_packs(catalog):
     assert from_alone == whole
     assert from_alone.power.facility_kw == pytest.approx(1.3 * from_alone.power.it_kw, rel=0.05)
 
+
+
+
+class _FieldsRead:
+    """A facility that notes which of its fields are read."""
+
+    def __init__(self, facility: FacilitySpec) -> None:
+        self._facility, self.read = facility, set()
+
+    def __getattr__(self, name: str):
+        self.read.add(name)
+        return getattr(self._facility, name)
+
+
+@pytest.mark.parametrize(
+    ("cooling", "facility"),
+    [
+        ("air", FacilitySpec(pue=1.3)),
+        ("direct_liquid", FacilitySpec(climate="hot", chiller_share=0.5, cooling_redundancy="2N")),
+        ("rear_door", FacilitySpec(heat_rejection="cooling-tower-2000", air_handler="crah-200", cdu="cdu-inrow-600")),
+    ],
+)
+def test_the_cooled_racks_read_no_facility_power_field(catalog, cooling, facility):
+    """A sweep keeps the cooled racks by the facility without its power fields
+    (`cooled_racks_facility`): the racks, cooling plant, parts and warnings must not read them."""
+    racks = RacksSpec(power_budget_kw=60, cooling=cooling)
+    system = catalog.systems["dgx-b200" if cooling == "direct_liquid" else "dgx-h100"]
+    demand = RackDemand.of(64, system, racks, servers=server_groups(racks, FabricsSpec(), catalog.servers))
+    noted = _FieldsRead(facility)
+    cooled = cooled_racks(demand, noted, catalog)
+    assert noted.read and not noted.read & FACILITY_POWER_FIELDS
+    assert cooled.cooling.units and cooled.part_counts
+    # the key holds every field the cooled racks read, and the same racks come of any power fields
+    other = replace(facility, pue=1.9, electricity_usd_per_kwh=0.3, ups_efficiency=0.9, average_load=0.5)
+    assert cooled_racks_facility(other) == cooled_racks_facility(facility)
+    assert cooled_racks(demand, other, catalog) == cooled
+    assert cooled_racks_facility(replace(facility, climate="cool")) != cooled_racks_facility(facility)
 
 
 def test_a_lone_rack_is_warned_of_in_the_singular(catalog):
