@@ -1,26 +1,29 @@
 """The one place that knows the order of the steps: scenario in, plan out."""
 
 from collections.abc import MutableMapping
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol
 
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
+from core.solver.kept import kept
 from core.solver.part_counts import PartCount
 from fabric.solver.results import FabricResult
+from planner.solver.bom import BomLine, PartSource
 from planner.solver.cluster import ClusterSizing
 from planner.solver.compute import ComputeResult, system_with_nics
 from planner.solver.phases import plan_phases
 from planner.solver.plan import Plan
 from planner.solver.pools import one_pool_scenario, pool_paths
 from planner.solver.references import check_references
+from planner.solver.reliability import ReliabilityResult
 from planner.solver.rounds import FULL_PLAN, PlanOptions
-from planner.solver.scenario import ScenarioSpec, read_scenario
+from planner.solver.scenario import FinanceSpec, ScenarioSpec, read_scenario
 from planner.solver.site import SiteSizing, one_pool_plan
-from planner.solver.steps import bom_and_cost, size_storage_and_reliability
-from planner.solver.tco import CostResult
+from planner.solver.steps import bill_of_materials, plan_cost, size_storage_and_reliability
+from planner.solver.tco import FINANCE_COST_FIELDS, CostResult
 from planner.solver.workload import WorkloadResult
-from power.solver.power_plan import RacksAndPower
+from power.solver.power_plan import CooledRacks, cooled_power, cooled_racks_facility
 from storage.solver.tiers import StorageResult
 
 
@@ -62,8 +65,12 @@ def plan_scenario(
         with pool_paths():
             plan = plan_scenario(one_pool_scenario(scenario), catalog, options, cache=cache)
         return one_pool_plan(plan, scenario)
-    sizing = SiteSizing(scenario, catalog) if scenario.pools else ClusterSizing(scenario, catalog)
-    return plan_steps(scenario, catalog, sizing, options, cache=cache)
+    sizing = SiteSizing if scenario.pools else ClusterSizing
+    basis = kept(
+        cache, lambda: basis_key(scenario, options),
+        lambda: plan_basis(scenario, catalog, sizing(scenario, catalog), options, cache=cache),
+    )
+    return basis.plan(scenario)
 
 
 class Sizing(Protocol):
@@ -78,10 +85,10 @@ class Sizing(Protocol):
 
     def fabrics_and_racks(
         self, storage: StorageResult | None, options: PlanOptions, cache: MutableMapping | None = None,
-    ) -> tuple[dict[str, FabricResult], RacksAndPower]:
-        """The fabrics, racks and power where they agree (`rounds.settle`)."""
+    ) -> tuple[dict[str, FabricResult], CooledRacks]:
+        """The fabrics and the cooled racks where they agree (`rounds.settle`)."""
 
-    def warnings(self, job_warnings: list[str], fabrics: dict[str, FabricResult], facility: RacksAndPower) -> list[str]:
+    def warnings(self, job_warnings: list[str], fabrics: dict[str, FabricResult], facility: CooledRacks) -> list[str]:
         """Every warning of the plan, the job's (storage and reliability) among them."""
 
     def part_counts(self) -> list[PartCount]:
@@ -90,41 +97,84 @@ class Sizing(Protocol):
     def dense_tflops_per_gpu(self) -> float | None:
         """What a GPU computes (the cost per GPU-hour's and per TFLOP's denominator)."""
 
-    def priced(self, cost: CostResult, fabrics: dict[str, FabricResult]) -> tuple[CostResult, dict]:
-        """The cost with inference's cost per token, and the plan's own sections."""
+    def priced(self, cost: CostResult, fabrics: dict[str, FabricResult], years: int) -> tuple[CostResult, dict]:
+        """The cost with inference's cost per token over `years`, and the plan's own sections."""
 
 
-def plan_steps(
+@dataclass(frozen=True)
+class PlanBasis:
+    """All of a plan but its facility's power and its cost: what the facility's power fields
+    (`facility.FACILITY_POWER_FIELDS`: PUE, energy price, backup, losses) and the finance's cost
+    fields (`tco.FINANCE_COST_FIELDS`: life, rates, fees) do not reach. A sweep's designs that
+    differ only in those share one basis (`basis_key`); each is priced by `plan`."""
+
+    catalog: CatalogSnapshot
+    sizing: Sizing
+    storage: StorageResult | None
+    reliability: ReliabilityResult | None
+    fabrics: dict[str, FabricResult]
+    racks: CooledRacks
+    warnings: tuple[str, ...]
+    bom: tuple[BomLine, ...]
+    sources: tuple[PartSource, ...]
+
+    def plan(self, scenario: ScenarioSpec) -> Plan:
+        """The plan of `scenario`, this basis's or one that differs from it only in the facility's
+        power and the finance's cost fields: the facility powered, the cost of ownership and
+        inference priced."""
+        power = cooled_power(self.racks, scenario.facility)
+        sizing = self.sizing
+        cost = plan_cost(
+            scenario, self.bom, power, gpus=sizing.compute.gpus, reliability=self.reliability,
+            dense_tflops_per_gpu=sizing.dense_tflops_per_gpu(),
+        )
+        cost, sections = sizing.priced(cost, self.fabrics, scenario.finance.years)
+        return Plan(
+            name=scenario.name,
+            compute=sizing.compute,
+            racks=self.racks.racks,
+            fabrics=self.fabrics or None,
+            power=power,
+            storage=self.storage,
+            reliability=self.reliability,
+            cost=cost,
+            bom=self.bom,
+            warnings=self.warnings,
+            sources=self.sources,
+            inputs=scenario,
+            catalog=self.catalog,
+            **sections,
+        )
+
+
+def plan_basis(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, sizing: Sizing, options: PlanOptions = FULL_PLAN, *,
     cache: MutableMapping | None = None,
-) -> Plan:
-    """The steps after sizing, for one cluster and a site alike: storage with the job's
-    checkpoints and reliability; the fabrics, then racks, floor, cooling and facility with the
-    fabrics' switches and optics; the warnings; the bill of materials and its cost of ownership;
-    inference priced."""
+) -> PlanBasis:
+    """The steps after sizing, for one cluster and a site alike, but the facility's power and the
+    cost (`PlanBasis.plan`): storage with the job's checkpoints and reliability; the fabrics, then
+    racks, floor and cooling plant with the fabrics' switches and optics; the warnings; the bill
+    of materials."""
     storage, reliability, job_warnings = size_storage_and_reliability(
         scenario, catalog, sizing.system, sizing.compute, sizing.workload
     )
-    fabrics, facility = sizing.fabrics_and_racks(storage, options, cache)
-    warnings = sizing.warnings(job_warnings, fabrics, facility)
-    bom, sources, cost = bom_and_cost(
-        scenario, catalog, sizing.part_counts(), storage, fabrics, facility, gpus=sizing.compute.gpus,
-        reliability=reliability, dense_tflops_per_gpu=sizing.dense_tflops_per_gpu(), cache=cache,
-    )
-    cost, sections = sizing.priced(cost, fabrics)
-    return Plan(
-        name=scenario.name,
-        compute=sizing.compute,
-        racks=facility.racks,
-        fabrics=fabrics or None,
-        power=facility.power,
-        storage=storage,
-        reliability=reliability,
-        cost=cost,
-        bom=bom,
-        warnings=tuple(warnings),
-        sources=sources,
-        inputs=scenario,
-        catalog=catalog,
-        **sections,
+    fabrics, racks = sizing.fabrics_and_racks(storage, options, cache)
+    warnings = sizing.warnings(job_warnings, fabrics, racks)
+    bom, sources = bill_of_materials(scenario, catalog, sizing.part_counts(), storage, fabrics, racks, cache)
+    return PlanBasis(catalog, sizing, storage, reliability, fabrics, racks, tuple(warnings), bom, sources)
+
+
+_BASIS_SECTIONS = tuple(
+    field.name for field in fields(ScenarioSpec) if field.name not in ("name", "facility", "finance", "prices")
+)
+_FINANCE_BASIS_FIELDS = tuple(field.name for field in fields(FinanceSpec) if field.name not in FINANCE_COST_FIELDS)
+
+
+def basis_key(scenario: ScenarioSpec, options: PlanOptions) -> tuple:
+    """All that a plan's basis reads (`plan_basis`; the catalog aside, one cache serves one): the
+    scenario but its name, its facility's power fields and its finance's cost fields."""
+    finance = scenario.finance
+    return (
+        "basis", options, *(getattr(scenario, name) for name in _BASIS_SECTIONS), tuple(sorted(scenario.prices.items())),
+        cooled_racks_facility(scenario.facility), *(getattr(finance, name) for name in _FINANCE_BASIS_FIELDS),
     )

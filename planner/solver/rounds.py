@@ -21,7 +21,7 @@ rounds. Fabric managers, management servers and storage systems are known before
 from the start.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from core.solver.records import copy_with
@@ -30,7 +30,7 @@ from fabric.solver.cabling_counts import counted_fabrics, estimated_fabrics
 from fabric.solver.cabling_links import SAMPLE_LINKS
 from fabric.solver.cabling_racks import placement_key
 from fabric.solver.results import FabricResult
-from power.solver.power_plan import RacksAndPower, rack_pdu_counts
+from power.solver.power_plan import CooledRacks, rack_pdu_counts
 from power.solver.rack_packing import RacksResult
 
 CABLES_COUNTED = "counted"
@@ -102,19 +102,20 @@ class Design(Protocol):
     def screened(self, fabrics: dict[str, FabricResult]) -> None:
         """The rounds of a screen (CABLES_ENGINE) settled on these fabrics."""
 
-    def settled(self) -> tuple[dict[str, FabricResult], RacksAndPower] | None:
+    def settled(self) -> tuple[dict[str, FabricResult], CooledRacks] | None:
         """What the rounds of another screen that read the same settled on (`screened`), packed
-        and powered for this design; None when there is none."""
+        and cooled for this design; None when there is none."""
 
-    def powered(self) -> RacksAndPower:
-        """The last packing with its cooling, facility, parts and warnings."""
+    def cooled(self) -> CooledRacks:
+        """The last packing with its cooling plant, parts and warnings (the facility's power is
+        the plan's last step: `pipeline.PlanBasis.plan`)."""
 
     def warnings(self) -> list[str]:
         """What the rounds changed of the design's input (systems per rack capped)."""
 
 
-def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, FabricResult], RacksAndPower]:
-    """The fabrics and the racks and power where they agree (the module's rule). `cables`
+def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, FabricResult], CooledRacks]:
+    """The fabrics and the cooled racks where they agree (the module's rule). `cables`
     other than CABLES_COUNTED screens: CABLES_ENGINE stops once the PDUs agree, with the
     engine's optics; CABLES_SAMPLED once the racks are packed with a sample's optics."""
     if cables == CABLES_ENGINE:
@@ -183,7 +184,7 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
             break
         if cables == CABLES_ENGINE:
             design.screened(fabrics)
-            return fabrics, design.powered()
+            return fabrics, design.cooled()
         cabling = cabling_for(fabrics, racks, key)
         if estimate is None or (counted_at is None and estimated_at != key and estimates < ESTIMATE_ROUNDS
                                 and _sampled(fabrics)):
@@ -193,7 +194,7 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
             estimate, estimated_at, estimates = estimated_fabrics(cabling), key, estimates + 1
             racks, seen = pack(estimate, reserve), set()
             if cables == CABLES_SAMPLED:
-                return estimate, design.powered()
+                return estimate, design.cooled()
             continue
         counted, counted_at = counted_fabrics(cabling), key
         if reserve is not None:
@@ -203,17 +204,17 @@ def settle(design: Design, cables: str = CABLES_COUNTED) -> tuple[dict[str, Fabr
     key = placement_key(racks)
     if fabrics and (counted is None or counted_at != key):
         counted = counted_fabrics(cabling_for(fabrics, racks, key))
-    facility = design.powered()
-    facility.warnings.extend(design.warnings())
+    cooled = design.cooled()
+    warnings = [*cooled.warnings, *design.warnings()]
     if reserve:
         margin_kw = sum(racks_optics_kw(reserve, counted).values()) - sum(optics_kw_by_device(counted).values())
         if margin_kw > 1e-9:
-            facility.warnings.append(
+            warnings.append(
                 f"The optics' power moved switches between racks from one count of the cables to the "
                 f"next: the racks are packed and powered for the largest count, {margin_kw:,.2f} kW more "
                 f"than the modules the cabling plan holds."
             )
-    return (counted if fabrics else fabrics), facility
+    return (counted if fabrics else fabrics), replace(cooled, warnings=tuple(warnings))
 
 
 def _sampled(fabrics: dict[str, FabricResult]) -> bool:

@@ -26,7 +26,7 @@ from planner.solver.token_cost import (
     pool_tco_share_usd,
     site_usd_per_million_output_tokens,
 )
-from power.solver.power_plan import RacksAndPower, compute_rack_warnings
+from power.solver.power_plan import CooledRacks, compute_rack_warnings
 from power.solver.rack_packing import RacksResult
 
 
@@ -64,7 +64,7 @@ class SiteSizing:
 
     def fabrics_and_racks(
         self, storage, options: PlanOptions, cache: MutableMapping | None = None,
-    ) -> tuple[dict[str, FabricResult], RacksAndPower]:
+    ) -> tuple[dict[str, FabricResult], CooledRacks]:
         """Each pool's own fabric and the shared ones, and the racks, in the same rounds as one
         cluster's (`rounds.settle`; a pool's own top-of-rack leaves in its compute racks). A
         screen (`options`) keeps the fabric engine's or a sample's optics."""
@@ -74,7 +74,7 @@ class SiteSizing:
         self.rated = {pool.spec.name: rated_system(pool, optics_kw.get(pool.system.slug, 0.0)) for pool in self.pools}
         return fabrics, facility
 
-    def warnings(self, job_warnings: list[str], fabrics: dict[str, FabricResult], facility: RacksAndPower) -> list[str]:
+    def warnings(self, job_warnings: list[str], fabrics: dict[str, FabricResult], facility: CooledRacks) -> list[str]:
         """The site's (reliability's are the site's: its spares are every pool's together), each
         pool's own, the shared fabrics', the racks' and facility's."""
         scenario = self.scenario
@@ -92,7 +92,7 @@ class SiteSizing:
         for name in ("compute", *SHARED_FABRICS):
             if name in fabrics:
                 warnings += _shared_fabric_warnings(fabrics[name], getattr(scenario.fabrics, name).leaf_placement)
-        return warnings + facility.warnings
+        return [*warnings, *facility.warnings]
 
     def part_counts(self) -> list[PartCount]:
         return [count for pool in self.pools for count in system_part_counts(pool.system, pool.compute.total_nodes)]
@@ -100,24 +100,25 @@ class SiteSizing:
     def dense_tflops_per_gpu(self) -> float | None:
         return _mean_dense_tflops(self.pools)
 
-    def priced(self, cost: CostResult, fabrics: dict[str, FabricResult]) -> tuple[CostResult, dict]:
-        """Each pool's result, inference pools priced from their share of the site's TCO."""
+    def priced(self, cost: CostResult, fabrics: dict[str, FabricResult], years: int) -> tuple[CostResult, dict]:
+        """Each pool's result, inference pools priced from their share of the site's TCO over
+        `years`."""
         pool_results = {
             pool.spec.name: _pool_result(pool, fabrics, self.design.packed[pool.spec.name], self.rated[pool.spec.name])
             for pool in self.pools
         }
-        pool_results, cost = _priced_inference(self.pools, pool_results, cost, self.scenario, self.catalog)
+        pool_results, cost = _priced_inference(self.pools, pool_results, cost, self.scenario.prices, years)
         return cost, {"pools": pool_results}
 
 
-def _priced_inference(pools: list[SizedPool], pool_results: dict, cost, scenario: ScenarioSpec, catalog: CatalogSnapshot):
-    """Each inference pool's cost per million output tokens, from its share of the site's TCO
-    (token_cost.pool_tco_share_usd: by the price of its systems), and the site's together."""
+def _priced_inference(pools: list[SizedPool], pool_results: dict, cost, prices: dict[str, float], years: int):
+    """Each inference pool's cost per million output tokens over `years`, from its share of the
+    site's TCO (token_cost.pool_tco_share_usd: by the price of its systems), and the site's
+    together."""
     def systems_usd(pool: SizedPool) -> float:
-        return pool.compute.total_nodes * scenario.prices.get(pool.system.slug, pool.system.price_usd)
+        return pool.compute.total_nodes * prices.get(pool.system.slug, pool.system.price_usd)
 
     all_systems_usd = sum(systems_usd(pool) for pool in pools)
-    years = scenario.finance.years
     priced = []
     for pool in pools:
         if pool.inference is None:

@@ -36,12 +36,10 @@ from planner.solver.site_limits import check_site_limits
 from power.solver.power_plan import (
     CooledRacks,
     RackDemand,
-    RacksAndPower,
     cooled_racks,
     cooled_racks_facility,
     in_rack_cdu_units,
     packed_racks,
-    powered_racks,
 )
 from power.solver.rack_packing import RacksResult, pack_compute_racks, pack_system_racks
 from power.solver.support_racks import switch_equipment, switch_totals
@@ -59,7 +57,7 @@ class SiteDesign:
     its limits, warnings and errors are the cluster's. A pool's top-of-rack leaves follow the
     systems per rack of its own last packing.
 
-    `cache` keeps each fabric planned, each packing and each packing powered, by their inputs,
+    `cache` keeps each fabric planned, each packing and each packing cooled, by their inputs,
     for the designs of a sweep that share them; a screen (CABLES_ENGINE) keeps the fabrics and
     rack specs its rounds settled on, for any other design that shares what the rounds read."""
 
@@ -252,7 +250,7 @@ class SiteDesign:
         if key is not None:
             self.cache[key] = (fabrics, dict(self.racks_specs))
 
-    def settled(self) -> tuple[dict[str, FabricResult], RacksAndPower] | None:
+    def settled(self) -> tuple[dict[str, FabricResult], CooledRacks] | None:
         """What another screened design that shares what the rounds read settled on, packed."""
         key = self.settled_key()
         settled = None if key is None else self.cache.get(key)
@@ -261,34 +259,24 @@ class SiteDesign:
         fabrics, racks_specs = settled
         self.racks_specs = dict(racks_specs)
         self.pack(fabrics, optics_kw_by_device(fabrics))
-        return fabrics, self.powered()
+        return fabrics, self.cooled()
 
-    def powered(self) -> RacksAndPower:
-        """The last packing cooled and powered, kept in the cache by all it reads. Its cooling,
-        parts and warnings are kept by the packing, the facility but its power fields, and who
-        pays for the cooling plant; the power by the whole facility: the designs of a sweep that
-        differ only in PUE or energy are cooled once, those that differ only in their finance
-        powered once."""
+    def cooled(self) -> CooledRacks:
+        """The last packing cooled, with its parts and warnings; kept in the cache by all it
+        reads: the packing, the facility but its power fields, and who pays for the cooling
+        plant (the designs of a sweep that differ only in PUE, energy or finance are cooled
+        once)."""
         scenario = self.scenario
         facility, finance_facility = scenario.facility, scenario.finance.facility
-
-        def cooled() -> CooledRacks:
-            return kept(
-                self.cache,
-                lambda: ("cooled", self.packing_key, cooled_racks_facility(facility), finance_facility),
-                lambda: cooled_racks(
-                    self.demand, facility, self.catalog, finance_facility=finance_facility,
-                    lay_out_floor=self.lay_out_floor, compute_racks=self.compute_racks, compute_kw=self.compute_kw,
-                    packed=self.site_packed, compute_warnings=self.cluster,
-                ),
-            )
-
-        powered = kept(
+        return kept(
             self.cache,
-            lambda: ("powered", self.packing_key, facility, finance_facility),
-            lambda: powered_racks(cooled(), facility),
+            lambda: ("cooled", self.packing_key, cooled_racks_facility(facility), finance_facility),
+            lambda: cooled_racks(
+                self.demand, facility, self.catalog, finance_facility=finance_facility,
+                lay_out_floor=self.lay_out_floor, compute_racks=self.compute_racks, compute_kw=self.compute_kw,
+                packed=self.site_packed, compute_warnings=self.cluster,
+            ),
         )
-        return replace(powered, warnings=list(powered.warnings))  # the rounds add theirs to the list
 
     def warnings(self) -> list[str]:
         capped = [(name, spec.max_nodes_per_rack) for name, spec in self.racks_specs.items()

@@ -22,7 +22,8 @@ from planner.solver.scenario import ReliabilitySpec, ScenarioSpec
 from planner.solver.tco import CostResult, cost_of_ownership
 from planner.solver.workload import WorkloadResult
 from power.solver.cooling_plant import cooling_units_paid_by
-from power.solver.power_plan import RacksAndPower
+from power.solver.facility import PowerResult
+from power.solver.power_plan import CooledRacks
 from storage.solver.specs import StorageSpec
 from storage.solver.tiers import (
     StorageResult,
@@ -32,30 +33,35 @@ from storage.solver.tiers import (
 )
 
 
-def bom_and_cost(
+def bill_of_materials(
     scenario: ScenarioSpec, catalog: CatalogSnapshot, systems: list[PartCount], storage: StorageResult | None,
-    fabrics: dict[str, FabricResult], facility: RacksAndPower, *, gpus: int,
-    reliability: ReliabilityResult | None, dense_tflops_per_gpu: float, cache: MutableMapping | None = None,
-) -> tuple[tuple[BomLine, ...], tuple[PartSource, ...], CostResult]:
-    """The BOM (the GPU systems, storage systems, fabrics' parts, racks and facility), its parts'
-    sources and its cost of ownership, for a cluster or a site of pools. `cache` keeps the BOM
-    by the parts, quotes and spares (`priced_parts`)."""
+    fabrics: dict[str, FabricResult], facility: CooledRacks, cache: MutableMapping | None = None,
+) -> tuple[tuple[BomLine, ...], tuple[PartSource, ...]]:
+    """The BOM (the GPU systems, storage systems, fabrics' parts, racks and facility) and its
+    parts' sources, for a cluster or a site of pools. `cache` keeps the BOM by the parts,
+    quotes and spares (`priced_parts`)."""
     part_counts = [*systems, *(PartCount("storage", slug, count) for slug, count in storage_system_counts(storage))]
     part_counts += fabric_part_counts(fabrics)
     part_counts += facility.part_counts
-    bom, sources = priced_parts(part_counts, catalog, scenario, cache)
-    cost = cost_of_ownership(
+    return priced_parts(part_counts, catalog, scenario, cache)
+
+
+def plan_cost(
+    scenario: ScenarioSpec, bom: tuple[BomLine, ...], power: PowerResult, *, gpus: int,
+    reliability: ReliabilityResult | None, dense_tflops_per_gpu: float | None,
+) -> CostResult:
+    """The cost of ownership of the BOM with the facility's power, over the scenario's finance."""
+    return cost_of_ownership(
         bom=bom,
         finance=scenario.finance,
         gpus=gpus,
-        it_kw=facility.power.it_kw,
-        annual_energy_kwh=facility.power.annual_energy_mwh * 1000,
+        it_kw=power.it_kw,
+        annual_energy_kwh=power.annual_energy_mwh * 1000,
         electricity_usd_per_kwh=scenario.facility.electricity_usd_per_kwh,
         goodput=reliability.goodput if reliability else None,
         dense_tflops_per_gpu=dense_tflops_per_gpu,
-        cooling_paid_by=cooling_units_paid_by(facility.power.cooling.units, scenario.finance.facility),
+        cooling_paid_by=cooling_units_paid_by(power.cooling.units, scenario.finance.facility),
     )
-    return bom, sources, cost
 
 
 def priced_parts(

@@ -27,6 +27,14 @@ BOM_CATEGORY_TO_CAPEX = {
     "cooling": "cooling",
 }
 
+FINANCE_COST_FIELDS = frozenset({
+    "years", "discount_rate", "colocation_usd_per_kw_month", "build_usd_per_mw", "installation_share",
+    "maintenance_share_per_year", "staff_per_1000_gpus", "staff_usd_per_year_each", "software_usd_per_gpu_per_year",
+    "escalation_per_year",
+})
+"""The fields of FinanceSpec that only the cost of ownership reads (and, of its years, the cost
+per token): not the facility (what pays for the cooling plant) nor the spares (the BOM)."""
+
 
 @dataclass(frozen=True)
 class CostResult:

@@ -122,8 +122,9 @@ class CooledRacks:
 
 def racks_and_power(demand: RackDemand, facility: FacilitySpec, catalog: "CatalogSnapshot", **options) -> RacksAndPower:
     """Pack and lay out every rack, size cooling and facility, and list parts and warnings:
-    `cooled_racks` (its options), then the facility's power (`powered_racks`)."""
-    return powered_racks(cooled_racks(demand, facility, catalog, **options), facility)
+    `cooled_racks` (its options), then the facility's power (`cooled_power`)."""
+    cooled = cooled_racks(demand, facility, catalog, **options)
+    return RacksAndPower(cooled.racks, cooled_power(cooled, facility), list(cooled.part_counts), list(cooled.warnings))
 
 
 def cooled_racks(
@@ -172,10 +173,9 @@ def cooled_racks(
     )
 
 
-def powered_racks(cooled: CooledRacks, facility: FacilitySpec) -> RacksAndPower:
-    """The cooled racks with the facility's power, PUE, backup power and year of operation."""
-    power = size_facility(cooled.it_kw_by_category, cooled.cooling, facility, pdus=cooled.pdus)
-    return RacksAndPower(cooled.racks, power, list(cooled.part_counts), list(cooled.warnings))
+def cooled_power(cooled: CooledRacks, facility: FacilitySpec) -> PowerResult:
+    """The facility's power, PUE, backup power and year of operation for the cooled racks."""
+    return size_facility(cooled.it_kw_by_category, cooled.cooling, facility, pdus=cooled.pdus)
 
 
 def cooled_racks_facility(facility: FacilitySpec) -> tuple:

@@ -16,6 +16,7 @@ from power.solver.power_plan import (
     racks_and_power,
 )
 from power.solver.specs import FacilitySpec, RacksSpec
+from tests.fields_read import FieldsRead
 
 
 def plan(catalog, system, nodes, racks=RacksSpec(), facility=FacilitySpec(), **inputs):
@@ -182,17 +183,6 @@ def test_the_racks_alone_are_the_racks_racks_and_power_packs(catalog):
 
 
 
-class _FieldsRead:
-    """A facility that notes which of its fields are read."""
-
-    def __init__(self, facility: FacilitySpec) -> None:
-        self._facility, self.read = facility, set()
-
-    def __getattr__(self, name: str):
-        self.read.add(name)
-        return getattr(self._facility, name)
-
-
 @pytest.mark.parametrize(
     ("cooling", "facility"),
     [
@@ -207,7 +197,7 @@ def test_the_cooled_racks_read_no_facility_power_field(catalog, cooling, facilit
     racks = RacksSpec(power_budget_kw=60, cooling=cooling)
     system = catalog.systems["dgx-b200" if cooling == "direct_liquid" else "dgx-h100"]
     demand = RackDemand.of(64, system, racks, servers=server_groups(racks, FabricsSpec(), catalog.servers))
-    noted = _FieldsRead(facility)
+    noted = FieldsRead(facility)
     cooled = cooled_racks(demand, noted, catalog)
     assert noted.read and not noted.read & FACILITY_POWER_FIELDS
     assert cooled.cooling.units and cooled.part_counts
