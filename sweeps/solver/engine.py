@@ -11,13 +11,17 @@ What a screen reuses or leaves out, none of which changes a figure it gives:
 - the floor layout, unless a figure reads it (`racks.floor.*`, `racks.rows`): without it those
   are None and 0, and nothing else depends on the floor;
 - a design's scenario is read section by section, each section once for its axis values
-  (`ScenarioReader`);
+  (`ScenarioReader`; every design is named as the sweep, `SweepSpec.screened_document`);
 - fabrics and rack packings, a cluster's or a site's, are kept by their inputs (`sweep_caches`),
   and so are the fabrics and rack specs a screened design settles on: a design that differs
   from one planned before only in PUE, climate, prices, finance or years packs once with them
-  (`plan_scenario`'s `cache`); its racks are cooled and powered once per facility and finance model
-  (`site_design.SiteDesign.powered`), its bill of materials priced once per parts, quotes and
-  spares (`steps.priced_parts`), and only its cost of ownership is worked out anew.
+  (`plan_scenario`'s `cache`); its racks are cooled once per cooling plant and finance facility
+  (`site_design.SiteDesign.cooled`), its bill of materials priced once per parts, quotes and
+  spares (`steps.priced_parts`);
+- a design that differs from one planned before only in the facility's power fields (PUE,
+  energy price, backup, losses) and the finance's cost fields (life, rates, fees) takes that
+  design's whole plan but its power and cost (`pipeline.PlanBasis`): only its facility's power
+  and cost of ownership are worked out anew.
 """
 
 import weakref
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
-from planner.solver.rounds import CABLES_ENGINE, PlanOptions
+from planner.solver.rounds import CABLES_ENGINE
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import SweepSpec
@@ -35,7 +39,7 @@ PLANNER_FAILED_PATH = "plan"
 """Where a design is refused when the planner itself fails on it (a bug, not the design's
 fault): counted with the refusals so that one design does not stop a sweep of millions."""
 FABRIC_CACHE_SIZE = 4096
-"""Fabrics, rack packings, settled designs, powered racks and priced bills of materials kept
+"""Fabrics, rack packings, settled designs, cooled racks, priced bills of materials and plan bases kept
 per process (each a few kilobytes): a sweep over cooling, PUE or rack budgets plans each fabric
 once."""
 
@@ -63,12 +67,15 @@ def evaluate_design(
 ) -> DesignResult:
     """Plan design number `index` and judge it by the sweep's constraints and objectives. The
     floor is laid out only when a figure reads it (`reads_floor`). `reader` reads the design's
-    scenario section by section (the sweep's own reader, kept across its designs)."""
+    scenario section by section (the sweep's own reader, kept across its designs); the designs
+    it reads are all named as the sweep (`SweepSpec.screened_document`)."""
     try:
-        document = spec.design_document(index)
-        if reader is not None:
-            document = reader.read(document, spec.design_values(index))
-        plan = plan_scenario(document, catalog, PlanOptions(cables, reads_floor(spec.figure_keys)), cache=cache)
+        if reader is None:
+            document = spec.design_document(index)
+        else:
+            values = spec.design_values(index)
+            document = reader.read(spec.screened_document(values), values)
+        plan = plan_scenario(document, catalog, spec.plan_options(cables), cache=cache)
     except ScenarioError as error:
         first = error.errors[0]
         return DesignResult(index, refused_at=first.path, reason=first.message)
@@ -84,14 +91,6 @@ def evaluate_design(
         if figures[objective.key] is None:
             return DesignResult(index, figures, f"objectives[{position}].key", "the plan has no value for it")
     return DesignResult(index, figures)
-
-
-FLOOR_KEYS = ("racks.floor", "racks.rows")
-"""Plan keys the floor layout gives: a screen without them skips the layout."""
-
-
-def reads_floor(keys: tuple[str, ...]) -> bool:
-    return any(key == floor or key.startswith(floor + ".") for key in keys for floor in FLOOR_KEYS)
 
 
 @dataclass

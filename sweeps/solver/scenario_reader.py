@@ -58,15 +58,16 @@ class ScenarioReader:
                 if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
                     errors.append(FieldError(name, "is required"))
                 continue
-            key = (name, *(values[axis] for axis in self._axes_by_section.get(name, ())))
-            if name == "name" or key not in self._memo:
-                read = self._read_section(name, document[name])
-                if name == "name":
-                    value, found = read
-                else:
-                    value, found = self._memo.setdefault(key, read)
+            if name == "name":  # no axis sets it: known by itself (a sweep's screen gives one name)
+                key = (name, document[name]) if isinstance(document[name], str) else None
             else:
+                key = (name, *(values[axis] for axis in self._axes_by_section.get(name, ())))
+            if key is None:
+                value, found = self._read_section(name, document[name])
+            elif key in self._memo:
                 value, found = self._memo[key]
+            else:
+                value, found = self._memo[key] = self._read_section(name, document[name])
             errors += found
             if not found:
                 arguments[name] = value

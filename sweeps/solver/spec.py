@@ -17,11 +17,13 @@ every problem by its dotted path (`axes.compute.gpus`, `constraints.power.facili
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import DOCUMENT_PATH, FieldError, ScenarioError, join_path
 from planner.solver.pipeline import validate_scenario
+from planner.solver.rounds import PlanOptions
 from sweeps.solver.keys import plan_key_problem, scenario_key_problem, with_values
 
 MAX_DESIGNS_WITHOUT_SCHEDULER = 10_000_000
@@ -113,16 +115,35 @@ class SweepSpec:
         return {axis.key: values[axis.key] for axis in self.axes}
 
     def design_document(self, index: int) -> dict:
-        values = self.design_values(index)
-        document = with_values(self.base, values)
+        document = with_values(self.base, self.design_values(index))
         document["name"] = f"{self.name}: design {index}"
         return document
 
-    @property
+    def screened_document(self, values: dict[str, Any]) -> dict:
+        """The document of the design with these axis values as a screen reads it: named as the
+        sweep (its name is in no figure), so that its reader reads the name once."""
+        document = with_values(self.base, values)
+        document["name"] = self.name
+        return document
+
+    @cached_property
     def figure_keys(self) -> tuple[str, ...]:
         """Every plan key the constraints and objectives read, plus the KEY_FIGURES."""
         keys = dict.fromkeys([*KEY_FIGURES, *(c.key for c in self.constraints), *(o.key for o in self.objectives)])
         return tuple(keys)
+
+    def plan_options(self, cables: str) -> PlanOptions:
+        """How far a design's plan goes: `cables` (a screen's), the floor laid out only when a
+        figure reads it (`reads_floor`)."""
+        return PlanOptions(cables, reads_floor(self.figure_keys))
+
+
+FLOOR_KEYS = ("racks.floor", "racks.rows")
+"""Plan keys the floor layout gives: a screen without them skips the layout."""
+
+
+def reads_floor(keys: tuple[str, ...]) -> bool:
+    return any(key == floor or key.startswith(floor + ".") for key in keys for floor in FLOOR_KEYS)
 
 
 KEY_FIGURES = (

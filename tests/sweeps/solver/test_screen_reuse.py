@@ -9,10 +9,10 @@ from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 from planner.solver.rounds import CABLES_ENGINE, PlanOptions
 from planner.solver.scenario import read_scenario
-from sweeps.solver.engine import clear_sweep_caches, evaluate_batch, reads_floor
+from sweeps.solver.engine import clear_sweep_caches, evaluate_batch
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
-from sweeps.solver.spec import read_sweep
+from sweeps.solver.spec import read_sweep, reads_floor
 
 REUSE_SWEEP = {
     "name": "reuse",
@@ -55,15 +55,18 @@ def test_every_design_has_the_figures_of_its_plan_made_alone(catalog, reuse):
 
 @pytest.mark.parametrize("options", [PlanOptions(CABLES_ENGINE), PlanOptions()], ids=["screened", "full"])
 def test_a_design_planned_with_what_others_kept_is_the_design_planned_alone(catalog, options):
-    """The whole plan, not only the figures: the fabrics, packings, power and bill of materials
-    kept from the designs before (and the warnings they carry) are the design's own."""
+    """The whole plan, not only the figures: the fabrics, packings, cooled racks, bill of
+    materials and plan bases kept from the designs before (and the warnings they carry) are the
+    design's own."""
     spec = read_sweep(REUSE_SWEEP, catalog)
     kept: dict = {}
     for index in range(spec.design_count):
         document = spec.design_document(index)
         shared = plan_scenario(document, catalog, options, cache=kept)
         assert shared.to_dict() == plan_scenario(document, catalog, options).to_dict()
-    assert any(key[0] == "powered" for key in kept) and any(key[0] == "bom" for key in kept)
+    kinds = [key[0] for key in kept]
+    assert {"cooled", "bom", "basis"} <= set(kinds)
+    assert kinds.count("basis") == 64 // (2 * 2 * 2)  # a basis for any PUE, energy price and life
 
 
 def test_the_prices_and_years_change_the_cost_not_the_racks(reuse):
