@@ -4,6 +4,8 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Protocol
 
+import numpy as np
+
 from catalog.solver.parts import SystemSpec
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.kept import kept
@@ -168,6 +170,27 @@ _BASIS_SECTIONS = tuple(
     field.name for field in fields(ScenarioSpec) if field.name not in ("name", "facility", "finance", "prices")
 )
 _FINANCE_BASIS_FIELDS = tuple(field.name for field in fields(FinanceSpec) if field.name not in FINANCE_COST_FIELDS)
+
+
+PRICED_KEYS = frozenset({"facility.electricity_usd_per_kwh"} | {
+    f"finance.{name}" for name in FINANCE_COST_FIELDS if name != "years"
+})
+"""Scenario keys a plan may be priced at for arrays of values at once (`priced_scenario`): the
+energy price and the finance's cost fields but the life. Only the facility's energy cost, the
+cost of ownership and inference's cost per token read them, with arithmetic that takes an array
+as it takes a number (`tco.power`)."""
+
+
+def priced_scenario(scenario: ScenarioSpec, values: dict[str, np.ndarray]) -> ScenarioSpec:
+    """The scenario with an array of values at each of some PRICED_KEYS: its plan
+    (`plan_scenario`) is the plan of each design at once, its power and cost figures arrays
+    over them, its other figures the designs' one."""
+    sections: dict[str, dict[str, np.ndarray]] = {}
+    for key, column in values.items():
+        section, name = key.split(".")
+        sections.setdefault(section, {})[name] = column
+    return replace(scenario, **{section: replace(getattr(scenario, section), **columns)
+                                for section, columns in sections.items()})
 
 
 def basis_key(scenario: ScenarioSpec, options: PlanOptions) -> tuple:

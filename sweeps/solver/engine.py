@@ -27,9 +27,11 @@ What a screen reuses or leaves out, none of which changes a figure it gives:
 import weakref
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import ScenarioError
-from planner.solver.pipeline import plan_scenario
+from planner.solver.pipeline import plan_scenario, priced_scenario
 from planner.solver.rounds import CABLES_ENGINE
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
@@ -81,7 +83,40 @@ def evaluate_design(
         return DesignResult(index, refused_at=first.path, reason=first.message)
     except Exception as error:  # noqa: BLE001 (one design's failure is counted, not fatal)
         return DesignResult(index, refused_at=PLANNER_FAILED_PATH, reason=f"the planner failed: {error!r}")
-    figures = {key: plan_value(plan, key) for key in spec.figure_keys}
+    return judged(spec, index, {key: plan_value(plan, key) for key in spec.figure_keys})
+
+
+def evaluate_priced(
+    spec: SweepSpec, numbers: list[int], catalog: CatalogSnapshot, cables: str, caches: "_SweepCaches",
+) -> list[DesignResult]:
+    """Designs that differ only in the priced axes (`SweepSpec.priced_groups`), planned at once:
+    the first design's scenario with an array of each priced axis's values
+    (`pipeline.priced_scenario`), whose power and cost figures are arrays over the designs. Each
+    value is read as its design would read it; where one is refused, or the plan fails, each
+    design is planned alone, to be refused on its own path."""
+    values = spec.design_values(numbers[0])
+    columns = spec.priced_values(numbers)
+    try:
+        scenario = caches.reader.read(spec.screened_document(values), values)
+        for key, column in columns.items():
+            for value in dict.fromkeys(column):
+                one = {**values, key: value}
+                caches.reader.read(spec.screened_document(one), one)
+        priced = priced_scenario(scenario, {key: np.array(column, dtype=float) for key, column in columns.items()})
+        plan = plan_scenario(priced, catalog, spec.plan_options(cables), cache=caches.plans)
+    except Exception:  # noqa: BLE001 (each design alone says why, or plans)
+        return [evaluate_design(spec, number, catalog, cables=cables, cache=caches.plans, reader=caches.reader)
+                for number in numbers]
+    figures = {}
+    for key in spec.figure_keys:
+        value = plan_value(plan, key)
+        figures[key] = value.tolist() if isinstance(value, np.ndarray) else [value] * len(numbers)
+    return [judged(spec, number, {key: column[position] for key, column in figures.items()})
+            for position, number in enumerate(numbers)]
+
+
+def judged(spec: SweepSpec, index: int, figures: dict[str, float | None]) -> DesignResult:
+    """A planned design judged by the sweep's constraints, then its objectives."""
     for constraint in spec.constraints:
         value = figures[constraint.key]
         reason = constraint.refusal(value)
@@ -130,9 +165,15 @@ def clear_sweep_caches() -> None:
 def evaluate_batch(
     spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
-    """Designs number start to stop - 1: one task of a sweep."""
+    """Designs number start to stop - 1: one task of a sweep, in order. Those that differ only in
+    the priced axes are planned at once (`evaluate_priced`)."""
     caches = sweep_caches(spec, catalog)
-    return [
-        evaluate_design(spec, index, catalog, cables=cables, cache=caches.plans, reader=caches.reader)
-        for index in range(start, stop)
-    ]
+    results = []
+    for numbers in spec.priced_groups(start, stop):
+        if len(numbers) > 1:
+            results += evaluate_priced(spec, numbers, catalog, cables, caches)
+        else:
+            results.append(evaluate_design(spec, numbers[0], catalog, cables=cables, cache=caches.plans,
+                                           reader=caches.reader))
+    results.sort(key=lambda result: result.index)
+    return results

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import DOCUMENT_PATH, FieldError, ScenarioError, join_path
-from planner.solver.pipeline import validate_scenario
+from planner.solver.pipeline import PRICED_KEYS, validate_scenario
 from planner.solver.rounds import PlanOptions
 from sweeps.solver.keys import plan_key_problem, scenario_key_problem, with_values
 
@@ -131,6 +133,36 @@ class SweepSpec:
         """Every plan key the constraints and objectives read, plus the KEY_FIGURES."""
         keys = dict.fromkeys([*KEY_FIGURES, *(c.key for c in self.constraints), *(o.key for o in self.objectives)])
         return tuple(keys)
+
+    @cached_property
+    def priced_axes(self) -> tuple[int, ...]:
+        """The positions of the axes a batch prices over arrays (`pipeline.PRICED_KEYS`, every
+        value a number): designs that differ only in those are planned at once."""
+        return tuple(
+            position for position, axis in enumerate(self.axes)
+            if axis.key in PRICED_KEYS
+            and all(isinstance(value, int | float) and not isinstance(value, bool) for value in axis.values)
+        )
+
+    def priced_groups(self, start: int, stop: int) -> list[list[int]]:
+        """Designs number start to stop - 1, in groups of those that differ only in the priced
+        axes (each alone when none is), each group in order of design number."""
+        if not self.priced_axes:
+            return [[index] for index in range(start, stop)]
+        numbers = np.arange(start, stop)
+        first = numbers.copy()  # the number the design would have at the priced axes' first values
+        for position in self.priced_axes:
+            stride = math.prod(len(axis.values) for axis in self.axes[position + 1:])
+            first -= numbers // stride % len(self.axes[position].values) * stride
+        groups: dict[int, list[int]] = {}
+        for number, group in zip(numbers.tolist(), first.tolist()):
+            groups.setdefault(group, []).append(number)
+        return list(groups.values())
+
+    def priced_values(self, numbers: list[int]) -> dict[str, list]:
+        """The value of each priced axis at each of these designs."""
+        designs = [self.design_values(number) for number in numbers]
+        return {key: [values[key] for values in designs] for key in (self.axes[p].key for p in self.priced_axes)}
 
     def plan_options(self, cables: str) -> PlanOptions:
         """How far a design's plan goes: `cables` (a screen's), the floor laid out only when a
