@@ -30,14 +30,17 @@ def figure_columns(spec: SweepSpec) -> list[str]:
     return [f"{key} (planned)" if key in axes else key for key in spec.figure_keys]
 
 
-def design_row(spec: SweepSpec, design: DesignResult, missing: Any = "") -> list:
-    """A design's row; `missing` where it has no refusal or no figure ("" in a CSV, None in Parquet)."""
-    def given(value: Any) -> Any:
-        return missing if value is None else value
+def design_columns_of(spec: SweepSpec, designs: list[DesignResult], missing: Any = "") -> list[list]:
+    """The designs' rows as columns (`design_columns`); `missing` where a design has no refusal
+    or no figure ("" in a CSV, None in Parquet)."""
+    def given(values: list) -> list:
+        return [missing if value is None else value for value in values]
 
+    numbers = [design.index for design in designs]
     return [
-        design.index, *spec.design_values(design.index).values(), design.feasible, given(design.refused_at),
-        given(design.reason), *(given(design.figures.get(key)) for key in spec.figure_keys),
+        numbers, *spec.axis_values(numbers).values(), [design.feasible for design in designs],
+        given([design.refused_at for design in designs]), given([design.reason for design in designs]),
+        *(given([design.figures.get(key) for design in designs]) for key in spec.figure_keys),
     ]
 
 
@@ -64,7 +67,7 @@ class DesignWriter:
         self.path = path
         self.parquet = Path(path).suffix.lower() == ".parquet"
         self.handle: IO[str] | None = None
-        self.rows: list[list] = []
+        self.rows: list[DesignResult] = []
 
     def __enter__(self) -> "DesignWriter":
         try:
@@ -81,14 +84,15 @@ class DesignWriter:
 
     def write(self, designs: list[DesignResult]) -> None:
         if not self.parquet:
-            self.writer.writerows(design_row(self.spec, design) for design in designs)
+            self.writer.writerows(zip(*design_columns_of(self.spec, designs)))
             return
-        self.rows += (design_row(self.spec, design, missing=None) for design in designs)
+        self.rows += designs
         if len(self.rows) >= PARQUET_ROWS_PER_GROUP:
             self._write_row_group()
 
     def _write_row_group(self) -> None:
-        columns = [pa.array(values, field.type) for values, field in zip(zip(*self.rows), self.schema)]
+        columns = [pa.array(values, field.type)
+                   for values, field in zip(design_columns_of(self.spec, self.rows, missing=None), self.schema)]
         self.writer.write_table(pa.Table.from_arrays(columns, schema=self.schema), row_group_size=len(self.rows))
         self.rows = []
 

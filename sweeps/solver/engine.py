@@ -46,8 +46,11 @@ per process (each a few kilobytes): a sweep over cooling, PUE or rack budgets pl
 once."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DesignResult:
+    """One design of a sweep, planned and judged. (No slots: a dataclass with slots unpickles
+    at half the speed, and a sweep's client unpickles every design.)"""
+
     index: int
     """The design's number in the sweep: its axis values are `SweepSpec.design_values(index)`."""
     figures: dict[str, float | None] = field(default_factory=dict)
@@ -95,7 +98,7 @@ def evaluate_priced(
     value is read as its design would read it; where one is refused, or the plan fails, each
     design is planned alone, to be refused on its own path."""
     values = spec.design_values(numbers[0])
-    columns = spec.priced_values(numbers)
+    columns = spec.axis_values(numbers, spec.priced_axes)
     try:
         scenario = caches.reader.read(spec.screened_document(values), values)
         for key, column in columns.items():

@@ -135,6 +135,12 @@ class SweepSpec:
         return tuple(keys)
 
     @cached_property
+    def strides(self) -> tuple[int, ...]:
+        """Designs between two values of each axis (the last axis varies fastest)."""
+        return tuple(math.prod(len(later.values) for later in self.axes[position + 1:])
+                     for position in range(len(self.axes)))
+
+    @cached_property
     def priced_axes(self) -> tuple[int, ...]:
         """The positions of the axes a batch prices over arrays (`pipeline.PRICED_KEYS`, every
         value a number): designs that differ only in those are planned at once."""
@@ -152,17 +158,22 @@ class SweepSpec:
         numbers = np.arange(start, stop)
         first = numbers.copy()  # the number the design would have at the priced axes' first values
         for position in self.priced_axes:
-            stride = math.prod(len(axis.values) for axis in self.axes[position + 1:])
+            stride = self.strides[position]
             first -= numbers // stride % len(self.axes[position].values) * stride
         groups: dict[int, list[int]] = {}
         for number, group in zip(numbers.tolist(), first.tolist()):
             groups.setdefault(group, []).append(number)
         return list(groups.values())
 
-    def priced_values(self, numbers: list[int]) -> dict[str, list]:
-        """The value of each priced axis at each of these designs."""
-        designs = [self.design_values(number) for number in numbers]
-        return {key: [values[key] for values in designs] for key in (self.axes[p].key for p in self.priced_axes)}
+    def axis_values(self, numbers: list[int], positions: tuple[int, ...] | None = None) -> dict[str, list]:
+        """The value of each axis (of those at `positions`, by default all) at each of these designs."""
+        numbers = np.asarray(numbers, dtype=np.int64)
+        columns = {}
+        for position in range(len(self.axes)) if positions is None else positions:
+            axis = self.axes[position]
+            at = numbers // self.strides[position] % len(axis.values)
+            columns[axis.key] = [axis.values[value] for value in at.tolist()]
+        return columns
 
     def plan_options(self, cables: str) -> PlanOptions:
         """How far a design's plan goes: `cables` (a screen's), the floor laid out only when a

@@ -25,7 +25,7 @@ def in_process(spec, catalog):
 
 def test_batches_cover_every_design_once():
     assert list(design_batches(10, 4)) == [(0, 4), (4, 8), (8, 10)]
-    assert batch_size_for(24, 2) == 3 and batch_size_for(10_000_000, 2) == 500
+    assert batch_size_for(24, 2) == 3 and batch_size_for(10_000_000, 2) == 2000
 
 
 def test_in_process_plans_every_design_once(spec, in_process):
