@@ -172,13 +172,15 @@ _BASIS_SECTIONS = tuple(
 _FINANCE_BASIS_FIELDS = tuple(field.name for field in fields(FinanceSpec) if field.name not in FINANCE_COST_FIELDS)
 
 
-PRICED_KEYS = frozenset({"facility.electricity_usd_per_kwh"} | {
-    f"finance.{name}" for name in FINANCE_COST_FIELDS if name != "years"
+PRICED_KEYS = frozenset({
+    "facility.pue", "facility.electricity_usd_per_kwh", "facility.average_load", "facility.grid_gco2_per_kwh",
+    "facility.wue_l_per_kwh", *(f"finance.{name}" for name in FINANCE_COST_FIELDS if name != "years"),
 })
 """Scenario keys a plan may be priced at for arrays of values at once (`priced_scenario`): the
-energy price and the finance's cost fields but the life. Only the facility's energy cost, the
-cost of ownership and inference's cost per token read them, with arithmetic that takes an array
-as it takes a number (`tco.power`)."""
+PUE, energy price, load, grid carbon and water of the facility's power fields, and the finance's
+cost fields but the life. Only the facility's power (`facility.size_facility`), the cost of
+ownership and inference's cost per token read them, with arithmetic that takes an array as it
+takes a number (`tco.power`, `cooling_plant.units_needed`)."""
 
 
 def priced_scenario(scenario: ScenarioSpec, values: dict[str, np.ndarray]) -> ScenarioSpec:

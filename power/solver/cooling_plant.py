@@ -23,6 +23,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from catalog.solver.power_parts import CoolingUnitSpec
 from core.solver.errors import ScenarioError
 from power.solver.rack_loads import RackGroupResult
@@ -82,18 +84,19 @@ def facility_unit_references(facility: FacilitySpec) -> list[tuple[str, str, tup
 
 
 def units_with_redundancy(needed: int, redundancy: str) -> int:
-    """Units to install: N → needed; N+1 → needed + 1; 2N → 2 × needed (none when none needed)."""
-    if needed <= 0:
-        return 0
-    if redundancy == "N+1":
-        return needed + 1
-    if redundancy == "2N":
-        return 2 * needed
-    return needed
+    """Units to install: N → needed; N+1 → needed + 1; 2N → 2 × needed (none when none needed).
+    `needed` a count, or an array of counts (a sweep's designs priced at once)."""
+    installed = needed + 1 if redundancy == "N+1" else 2 * needed if redundancy == "2N" else needed
+    if isinstance(needed, np.ndarray):
+        return np.where(needed > 0, installed, 0)
+    return installed if needed > 0 else 0
 
 
 def units_needed(load_kw: float, capacity_kw: float) -> int:
-    """Units whose capacity covers the load: ceil(load_kw / capacity_kw)."""
+    """Units whose capacity covers the load: ceil(load_kw / capacity_kw). `load_kw` a load, or an
+    array of loads (a sweep's designs priced at once)."""
+    if isinstance(load_kw, np.ndarray):
+        return np.where(load_kw > 0, np.ceil(load_kw / capacity_kw - 1e-9), 0).astype(np.int64)
     if load_kw <= 0:
         return 0
     return math.ceil(load_kw / capacity_kw - 1e-9)

@@ -174,7 +174,7 @@ def size_facility(
         "distribution_losses": model.distribution_loss_kw,
         "other": model.other_kw,
     }
-    if facility.pue == "auto":
+    if isinstance(facility.pue, str):  # auto (a number, or an array of them: a sweep's designs)
         pue, source = model.pue, "modelled"
         overhead = terms
     else:
@@ -189,7 +189,7 @@ def size_facility(
     it_energy_kwh = annual_energy_kwh(it_kw, facility.average_load)
     energy_kwh = it_energy_kwh * pue
     has_towers = any(unit.kind == "cooling_tower" for unit in cooling.units)
-    if facility.wue_l_per_kwh == "auto":
+    if isinstance(facility.wue_l_per_kwh, str):  # auto
         wue = WUE_WITH_COOLING_TOWERS_L_PER_KWH if has_towers else WUE_DRY_L_PER_KWH
     else:
         wue = facility.wue_l_per_kwh

@@ -15,7 +15,11 @@ from sweeps.solver.spec import read_sweep
 from tests.properties.strategies import seed_catalog
 
 PRICED_RANGES = {
+    "facility.pue": (1.0, 2.5),
     "facility.electricity_usd_per_kwh": (0.0, 0.5),
+    "facility.average_load": (0.05, 1.0),
+    "facility.grid_gco2_per_kwh": (0.0, 1000.0),
+    "facility.wue_l_per_kwh": (0.0, 3.0),
     "finance.discount_rate": (-0.5, 0.5),
     "finance.escalation_per_year": (-0.2, 0.3),
     "finance.maintenance_share_per_year": (0.0, 0.3),
@@ -55,11 +59,14 @@ def alone(spec, numbers):
 def test_designs_priced_at_once_are_the_designs_planned_alone(base, priced, years, facility, priced_first):
     """Any base (a training cluster, an inference load priced per token, a site of two pools),
     any of the priced axes with any values in their range, the priced axes first or last."""
-    structural = {"finance.years": years, "finance.facility": [facility], "facility.pue": [1.2, 1.5]}
+    structural = {"finance.years": years, "finance.facility": [facility], "facility.ups_efficiency": [0.95, 0.97]}
     axes = {**priced, **structural} if priced_first else {**structural, **priced}
     spec = read_sweep({"name": "priced", "base": BASES[base], "axes": axes,
                        "objectives": [{"key": "cost.tco_usd"}, {"key": "cost.tco_present_value_usd"}],
-                       "constraints": {"cost.usd_per_gpu_hour": {"max": 4.5}}}, seed_catalog())
+                       "constraints": {"cost.usd_per_gpu_hour": {"max": 4.5}, **{key: {"min": 0} for key in (
+                           "power.generators.units", "power.overhead_kw_by_category.cooling", "power.annual_water_m3",
+                           "power.annual_carbon_t_co2", "cost.usd_per_million_output_tokens",
+                       )}}}, seed_catalog())
     clear_sweep_caches()
     batch = evaluate_batch(spec, 0, spec.design_count, seed_catalog())
     assert batch == alone(spec, range(spec.design_count))
@@ -67,9 +74,9 @@ def test_designs_priced_at_once_are_the_designs_planned_alone(base, priced, year
 
 
 def test_the_priced_designs_are_planned_once_a_group(monkeypatch):
-    """5 energy prices x 4 discount rates at 2 PUEs: two plans, not forty."""
+    """5 energy prices x 4 discount rates at 2 UPS efficiencies: two plans, not forty."""
     spec = read_sweep({"name": "priced", "base": BASES["training"], "axes": {
-        "facility.pue": [1.2, 1.4],
+        "facility.ups_efficiency": [0.95, 0.97],
         "facility.electricity_usd_per_kwh": [0.04, 0.06, 0.08, 0.1, 0.12],
         "finance.discount_rate": [0.0, 0.05, 0.1, 0.15],
     }, "objectives": [{"key": "cost.tco_present_value_usd"}]}, seed_catalog())
