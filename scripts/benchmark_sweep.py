@@ -104,7 +104,7 @@ def large_sweep(designs: int) -> None:
     with tempfile.TemporaryDirectory() as folder, \
             LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                          silence_logs=logging.WARNING) as cluster, \
-            Client(cluster, direct_to_workers=True) as client:
+            Client(cluster) as client:
         client.run(lambda: None)
         summary = SweepSummary(spec)
         path = Path(folder) / "designs.parquet"
@@ -183,7 +183,7 @@ def main() -> None:
     logging.getLogger("distributed").setLevel(logging.WARNING)  # the project's logging says INFO
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.WARNING) as cluster, \
-            Client(cluster, direct_to_workers=True) as client:
+            Client(cluster) as client:
         client.run(lambda: None)  # the workers are up before the clock starts
         rate, _, feasible = designs_per_second(spec, catalog, arguments.runs, client=client)
         print(f"{'Dask LocalCluster, 2 worker processes x 1 thread':<48} {rate:>10,.0f} {'-':>10}  {feasible:,}")

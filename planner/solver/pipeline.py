@@ -172,6 +172,16 @@ _BASIS_SECTIONS = tuple(
 _FINANCE_BASIS_FIELDS = tuple(field.name for field in fields(FinanceSpec) if field.name not in FINANCE_COST_FIELDS)
 
 
+def basis_key(scenario: ScenarioSpec, options: PlanOptions) -> tuple:
+    """All that a plan's basis reads (`plan_basis`; the catalog aside, one cache serves one): the
+    scenario but its name, its facility's power fields and its finance's cost fields."""
+    finance = scenario.finance
+    return (
+        "basis", options, *(getattr(scenario, name) for name in _BASIS_SECTIONS), tuple(sorted(scenario.prices.items())),
+        cooled_racks_facility(scenario.facility), *(getattr(finance, name) for name in _FINANCE_BASIS_FIELDS),
+    )
+
+
 PRICED_KEYS = frozenset({
     "facility.pue", "facility.electricity_usd_per_kwh", "facility.average_load", "facility.grid_gco2_per_kwh",
     "facility.wue_l_per_kwh", *(f"finance.{name}" for name in FINANCE_COST_FIELDS if name != "years"),
@@ -193,13 +203,3 @@ def priced_scenario(scenario: ScenarioSpec, values: dict[str, np.ndarray]) -> Sc
         sections.setdefault(section, {})[name] = column
     return replace(scenario, **{section: replace(getattr(scenario, section), **columns)
                                 for section, columns in sections.items()})
-
-
-def basis_key(scenario: ScenarioSpec, options: PlanOptions) -> tuple:
-    """All that a plan's basis reads (`plan_basis`; the catalog aside, one cache serves one): the
-    scenario but its name, its facility's power fields and its finance's cost fields."""
-    finance = scenario.finance
-    return (
-        "basis", options, *(getattr(scenario, name) for name in _BASIS_SECTIONS), tuple(sorted(scenario.prices.items())),
-        cooled_racks_facility(scenario.facility), *(getattr(finance, name) for name in _FINANCE_BASIS_FIELDS),
-    )

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from planner.solver.cluster import ClusterSizing
-from planner.solver.pipeline import basis_key, plan_basis, plan_scenario, validate_scenario
+from planner.solver.pipeline import PRICED_KEYS, basis_key, plan_basis, plan_scenario, validate_scenario
 from planner.solver.rounds import CABLES_ENGINE, FULL_PLAN, PlanOptions
 from planner.solver.scenario import FinanceSpec
 from planner.solver.site import SiteSizing
@@ -40,9 +40,12 @@ def test_the_basis_reads_no_power_or_cost_field(catalog, name):
     assert not finance.read & FINANCE_COST_FIELDS
 
 
-def test_the_fields_left_out_of_the_key_are_fields():
+def test_the_fields_left_out_of_the_key_are_fields_and_hold_the_priced_keys():
     assert FACILITY_POWER_FIELDS <= {field.name for field in fields(FacilitySpec)}
     assert FINANCE_COST_FIELDS <= {field.name for field in fields(FinanceSpec)}
+    # designs priced at once share one basis
+    assert PRICED_KEYS <= {f"facility.{name}" for name in FACILITY_POWER_FIELDS} | {
+        f"finance.{name}" for name in FINANCE_COST_FIELDS}
 
 
 def test_designs_that_differ_in_power_and_cost_fields_share_a_basis_and_no_more(catalog):
