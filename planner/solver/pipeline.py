@@ -177,8 +177,9 @@ def basis_key(scenario: ScenarioSpec, options: PlanOptions) -> tuple:
     scenario but its name, its facility's power fields and its finance's cost fields."""
     finance = scenario.finance
     return (
-        "basis", options, *(getattr(scenario, name) for name in _BASIS_SECTIONS), tuple(sorted(scenario.prices.items())),
-        cooled_racks_facility(scenario.facility), *(getattr(finance, name) for name in _FINANCE_BASIS_FIELDS),
+        "basis", options, *(getattr(scenario, name) for name in _BASIS_SECTIONS),
+        tuple(sorted(scenario.prices.items())), cooled_racks_facility(scenario.facility),
+        *(getattr(finance, name) for name in _FINANCE_BASIS_FIELDS),
     )
 
 

@@ -1,8 +1,8 @@
-"""What a plan keeps for the plans after it (fabrics, rack packings, settled designs, powered
-racks, priced bills of materials: `plan_scenario`'s `cache`, a sweep's and a request's) is kept by
-everything it reads: a scenario planned with what any scenarios before it kept is the scenario
-planned alone. One cache serves one catalog, and inline parts are not swept, so the scenarios
-here have none."""
+"""What a plan keeps for the plans after it (fabrics, rack packings, settled designs, cooled
+racks, priced bills of materials, plan bases: `plan_scenario`'s `cache`, a sweep's and a
+request's) is kept by everything it reads: a scenario planned with what any scenarios before it
+kept is the scenario planned alone. One cache serves one catalog, and inline parts are not
+swept, so the scenarios here have none."""
 
 import pytest
 from hypothesis import assume, given, settings
@@ -29,9 +29,8 @@ def _plan(document: dict, options: PlanOptions, cache: dict | None):
 @given(document=st.one_of(scenarios(max_gpus=8_000), site_scenarios(max_gpus=4_000)), pue=st.floats(1.05, 1.8),
        years=st.integers(1, 20))
 def test_a_plan_made_with_what_others_kept_is_the_plan_made_alone(name, options, document, pue, years):
-    """The scenario (one cluster, or a site of two pools), then the same with another PUE (its
-    racks kept, powered anew, its parts priced from the cache) and with another life (powered
-    and priced from the cache)."""
+    """The scenario (one cluster, or a site of two pools), then the same with another PUE and
+    with another life: each on the first one's plan basis, powered and priced anew."""
     assume(not document.get("components"))
     other_pue = {**document, "facility": {**document.get("facility", {}), "pue": pue}}
     other_life = {**document, "finance": {**document.get("finance", {}), "years": years}}

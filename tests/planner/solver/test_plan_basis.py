@@ -10,7 +10,13 @@ import pytest
 import yaml
 
 from planner.solver.cluster import ClusterSizing
-from planner.solver.pipeline import PRICED_KEYS, basis_key, plan_basis, plan_scenario, validate_scenario
+from planner.solver.pipeline import (
+    PRICED_KEYS,
+    basis_key,
+    plan_basis,
+    plan_scenario,
+    validate_scenario,
+)
 from planner.solver.rounds import CABLES_ENGINE, FULL_PLAN, PlanOptions
 from planner.solver.scenario import FinanceSpec
 from planner.solver.site import SiteSizing
@@ -27,7 +33,8 @@ def example(name: str) -> dict:
 
 
 @pytest.mark.parametrize(
-    "name", ["dgx-h100-4su", "llama3-405b-54-days", "llama-70b-inference", "two-pool-site", "training-and-inference-site"]
+    "name",
+    ["dgx-h100-4su", "llama3-405b-54-days", "llama-70b-inference", "two-pool-site", "training-and-inference-site"],
 )
 def test_the_basis_reads_no_power_or_cost_field(catalog, name):
     scenario, full_catalog = validate_scenario(example(name), catalog)
@@ -51,7 +58,8 @@ def test_the_fields_left_out_of_the_key_are_fields_and_hold_the_priced_keys():
 def test_designs_that_differ_in_power_and_cost_fields_share_a_basis_and_no_more(catalog):
     scenario, _ = validate_scenario(example("dgx-h100-4su"), catalog)
     key = basis_key(scenario, FULL_PLAN)
-    priced = replace(scenario, name="another", facility=replace(scenario.facility, pue=1.7, electricity_usd_per_kwh=0.2),
+    priced = replace(scenario, name="another",
+                     facility=replace(scenario.facility, pue=1.7, electricity_usd_per_kwh=0.2),
                      finance=replace(scenario.finance, years=9, discount_rate=0.11))
     assert basis_key(priced, FULL_PLAN) == key
     assert basis_key(scenario, PlanOptions(CABLES_ENGINE)) != key

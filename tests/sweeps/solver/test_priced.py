@@ -99,9 +99,11 @@ def test_a_value_refused_or_a_cost_beyond_numbers_refuses_only_its_designs(refus
         axes = {"facility.electricity_usd_per_kwh": [0.08, refused], "finance.discount_rate": [0.05, 0.1]}
         path = "facility.electricity_usd_per_kwh"
     else:
-        axes = {"finance.years": [50], "finance.discount_rate": [0.05, -0.999999], "finance.escalation_per_year": [0, 0.5]}
+        axes = {"finance.years": [50], "finance.discount_rate": [0.05, -0.999999],
+                "finance.escalation_per_year": [0, 0.5]}
         path = "finance.discount_rate"
-    spec = read_sweep({"name": "priced", "base": BASES["training"], "axes": axes, "objectives": [{"key": "cost.tco_usd"}]})
+    spec = read_sweep({"name": "priced", "base": BASES["training"], "axes": axes,
+                       "objectives": [{"key": "cost.tco_usd"}]})
     clear_sweep_caches()
     batch = evaluate_batch(spec, 0, spec.design_count, seed_catalog())
     assert batch == alone(spec, range(spec.design_count))
