@@ -110,11 +110,8 @@ class SweepSpec:
     def design_values(self, index: int) -> dict[str, Any]:
         """The axis values of design number `index` (0 ≤ index < design_count); the last axis
         varies fastest."""
-        values = {}
-        for axis in reversed(self.axes):
-            index, position = divmod(index, len(axis.values))
-            values[axis.key] = axis.values[position]
-        return {axis.key: values[axis.key] for axis in self.axes}
+        return {axis.key: axis.values[index // stride % len(axis.values)]
+                for axis, stride in zip(self.axes, self.strides)}
 
     def design_document(self, index: int) -> dict:
         document = with_values(self.base, self.design_values(index))
