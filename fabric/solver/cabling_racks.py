@@ -80,36 +80,26 @@ class RackIndex:
                 runs.append((first_unit, group.count, item.count, first, group))
         self.kind_counts = kind_counts
         self.network_slots = network_slots(groups)
-        # Floor runs: kind -> starts (kind index) and first numbers; by the first number of each
-        # run, its row, the x of its first centre, its racks' width and its y, for positions. (A
-        # million GPUs' floor has 7,000 runs: the loop keeps to local names and flat lists.)
+        # Floor runs (`FloorResult.runs`): kind -> starts (kind index) and first numbers, and
+        # the first number and row of every run; x and y of every rack by floor number.
         self.floor_starts: dict[str, list[int]] = {}
         self.floor_numbers: dict[str, list[int]] = {}
         self.number_starts: list[int] = []
         self.number_rows: list[int] = []
-        first_x, run_widths, run_y = [], [], []
+        self._x = self._y = np.zeros(1)
         if floor is not None:
-            number, seen = 1, {}
-            widths, add_start, add_row = floor.width_m_by_kind, self.number_starts.append, self.number_rows.append
-            for row in floor.rows:
-                x_m, row_index, y_m = floor.end_aisle_m, row.index, row.y_m
-                for segment in row.segments:
-                    kind, count = segment.kind, segment.count
-                    width = widths[kind]
-                    if kind not in seen:
-                        seen[kind] = 0
-                        self.floor_starts[kind], self.floor_numbers[kind] = [], []
-                    self.floor_starts[kind].append(seen[kind])
-                    self.floor_numbers[kind].append(number)
-                    add_start(number)
-                    add_row(row_index)
-                    first_x.append(x_m + width / 2)
-                    run_widths.append(width)
-                    run_y.append(y_m)
-                    seen[kind] += count
-                    number += count
-                    x_m += width * count
-        self.positions = floor is not None
+            runs = floor.runs
+            first_number = 1 + np.cumsum(runs.count) - runs.count
+            self.number_starts, self.number_rows = first_number.tolist(), runs.row.tolist()
+            for kind in dict.fromkeys(runs.kind.tolist()):
+                of_kind = runs.kind == kind
+                counts = runs.count[of_kind]
+                self.floor_starts[kind] = (np.cumsum(counts) - counts).tolist()
+                self.floor_numbers[kind] = first_number[of_kind].tolist()
+            offset = np.arange(int(runs.count.sum())) - np.repeat(first_number - 1, runs.count)
+            self._x = np.concatenate([[0.0], np.repeat(runs.first_x_m, runs.count)
+                                      + np.repeat(runs.width_m, runs.count) * offset])
+            self._y = np.concatenate([[0.0], np.repeat(runs.y_m, runs.count)])
         self._numbers: dict[str, np.ndarray] = {}
         self._slots = np.array(self.network_slots, dtype=np.int64)
         self._runs = {
@@ -120,13 +110,7 @@ class RackIndex:
             kind: (np.array(starts, dtype=np.int64), np.array(self.order_numbers[kind], dtype=np.int64))
             for kind, starts in self.order_starts.items()
         }
-        # x and y of every rack by floor number (index 0: no rack).
-        sizes = np.diff([*self.number_starts, sum(group.count for group in groups) + 1]) if self.number_starts else []
-        offset = np.arange(int(np.sum(sizes))) - np.repeat(np.cumsum(sizes) - sizes, sizes) if len(sizes) else np.zeros(0)
-        self._x = np.concatenate([[0.0], np.repeat(np.array(first_x, dtype=float), sizes)
-                                  + np.repeat(np.array(run_widths, dtype=float), sizes) * offset])
-        self._y = np.concatenate([[0.0], np.repeat(np.array(run_y, dtype=float), sizes)])
-        self.positions = self.positions and len(self._x) > 1
+        self.positions = len(self._x) > 1
 
     def label(self, number: int) -> str:
         return f"r{number:0{self.digits}d}" if number else ""
@@ -265,23 +249,8 @@ def placement_key(racks: Any) -> tuple:
         for group in getattr(racks, "per_rack", ()) or ()
     )
     floor = getattr(racks, "floor", None)
-    shapes, rows = _row_shapes(floor.rows) if floor is not None else ((), ())
+    shapes, rows = floor.row_shapes if floor is not None else ((), ())
     return groups, shapes, rows, getattr(racks, "nodes_per_rack", 0), getattr(racks, "compute_rack_units_used", 0)
-
-
-def _row_shapes(rows: tuple) -> tuple[tuple, tuple[int, ...]]:
-    """The floor's distinct rows (their runs of racks) and each row's among them: a key that
-    hashes each shape once, where a million GPUs lay out thousands of rows of a few shapes (rows
-    alike share their segments, `power.solver.floor`)."""
-    index_by_id: dict[int, int] = {}
-    index_by_shape: dict[tuple, int] = {}
-    numbers = []
-    for row in rows:
-        number = index_by_id.get(id(row.segments))
-        if number is None:
-            number = index_by_id[id(row.segments)] = index_by_shape.setdefault(row.segments, len(index_by_shape))
-        numbers.append(number)
-    return tuple(index_by_shape), tuple(numbers)
 
 
 def network_slots(groups: tuple) -> list[int]:

@@ -22,7 +22,8 @@ first wall, both at rack centres [m].
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -83,6 +84,69 @@ class FloorResult:
     longest_compute_to_network_cable_m: float
     """Cable between the two farthest apart compute and network racks (0 without network racks)."""
     longest_compute_to_compute_cable_m: float
+
+    @cached_property
+    def row_shapes(self) -> tuple[tuple[tuple[RowSegment, ...], ...], tuple[int, ...]]:
+        """The floor's distinct rows (their runs of racks) and each row's number among them:
+        a million GPUs lay out thousands of rows of a few shapes, and rows alike share their
+        segments (`lay_out_floor`), so each shape is hashed once."""
+        number_by_id: dict[int, int] = {}
+        number_by_shape: dict[tuple[RowSegment, ...], int] = {}
+        numbers = []
+        for row in self.rows:
+            number = number_by_id.get(id(row.segments))
+            if number is None:
+                number = number_by_id[id(row.segments)] = number_by_shape.setdefault(
+                    row.segments, len(number_by_shape))
+            numbers.append(number)
+        return tuple(number_by_shape), tuple(numbers)
+
+    @cached_property
+    def runs(self) -> "FloorRuns":
+        """Every run of racks of one kind along a row, in floor order (`FloorRuns`)."""
+        shapes, shape_of_row = self.row_shapes
+        kinds, counts, first_x, widths = [], [], [], []
+        for segments in shapes:
+            x_m = self.end_aisle_m
+            for segment in segments:
+                width = self.width_m_by_kind[segment.kind]
+                kinds.append(segment.kind)
+                counts.append(segment.count)
+                first_x.append(x_m + width / 2)
+                widths.append(width)
+                x_m += width * segment.count
+        runs_per_shape = np.array([len(segments) for segments in shapes], dtype=np.int64)
+        shape_of_row = np.array(shape_of_row, dtype=np.int64)
+        runs_per_row = runs_per_shape[shape_of_row]
+        row = np.repeat(np.arange(len(shape_of_row)), runs_per_row)
+        # each run's place in its shape's runs, as listed above
+        within = np.arange(len(row)) - np.repeat(np.cumsum(runs_per_row) - runs_per_row, runs_per_row)
+        run = (np.cumsum(runs_per_shape) - runs_per_shape)[shape_of_row[row]] + within
+        return FloorRuns(
+            kind=np.array(kinds or [""])[run],
+            count=np.array(counts, dtype=np.int64)[run],
+            row=np.array([item.index for item in self.rows], dtype=np.int64)[row],
+            first_x_m=np.array(first_x, dtype=float)[run],
+            width_m=np.array(widths, dtype=float)[run],
+            y_m=np.array([item.y_m for item in self.rows], dtype=float)[row],
+        )
+
+
+@dataclass(frozen=True)
+class FloorRuns:
+    """The floor's runs of racks of one kind along a row, in floor order (row by row, each
+    along its length), one entry per run: the cabling plan numbers and places racks from them."""
+
+    kind: np.ndarray
+    count: np.ndarray
+    row: np.ndarray
+    """Index of the run's row."""
+    first_x_m: np.ndarray
+    """Centre of the run's first rack along the row."""
+    width_m: np.ndarray
+    """Of each of the run's racks."""
+    y_m: np.ndarray
+    """Centre line of the run's row."""
 
 
 def _network_per_row(rows: int, network: int) -> list[int]:
@@ -213,15 +277,11 @@ def lay_out_floor(blocks: Sequence[RackBlock], racks: RacksSpec) -> FloorResult:
     # linear along a run), so two points per run stand for all its racks.
     compute_x, compute_y = run_end_positions(layout, "compute")
     network_x, network_y = run_end_positions(layout, "network")
-    return FloorResult(**{
-        **vars(layout),
-        "longest_compute_to_network_cable_m": _longest_cable_m(
-            compute_x, compute_y, network_x, network_y, racks
-        ),
-        "longest_compute_to_compute_cable_m": _longest_cable_m(
-            compute_x, compute_y, compute_x, compute_y, racks
-        ),
-    })
+    return replace(
+        layout,
+        longest_compute_to_network_cable_m=_longest_cable_m(compute_x, compute_y, network_x, network_y, racks),
+        longest_compute_to_compute_cable_m=_longest_cable_m(compute_x, compute_y, compute_x, compute_y, racks),
+    )
 
 
 def _longest_cable_m(x_a, y_a, x_b, y_b, racks: RacksSpec) -> float:
