@@ -2,9 +2,12 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from power.solver.cabling_distance import RackPosition, cable_length_m, longest_manhattan_m
 from power.solver.floor import (
+    KINDS,
     RackBlock,
     RowSegment,
     lay_out_floor,
@@ -88,6 +91,31 @@ def test_vectorised_positions_match_the_rack_by_rack_walk():
         x, y = positions_by_kind(layout, kind)
         assert np.column_stack([x, y]) == pytest.approx(walk)
     assert sum(1 for _ in rack_positions(layout)) == 112
+
+
+@given(
+    counts=st.tuples(*(st.integers(0, 400) for _ in KINDS)),
+    widths=st.tuples(*(st.sampled_from([0.6, 0.75, 0.8, 1.2]) for _ in KINDS)),
+    racks_per_row=st.integers(1, 40),
+    placement=st.sampled_from(["middle_of_row", "end_of_row", "central_rows"]),
+)
+def test_floor_runs_are_the_racks_row_by_row(counts, widths, racks_per_row, placement):
+    """The floor's runs (what the cabling numbers and places racks from) expanded rack by rack
+    are the walk along every row (x to a float's rounding: the walk adds one width a rack);
+    its row shapes give back every row."""
+    blocks = [RackBlock(kind, count, width, 1.2, 500.0) for kind, count, width in zip(KINDS, counts, widths)]
+    layout = lay_out_floor(blocks, RacksSpec(racks_per_row=racks_per_row, network_placement=placement))
+    shapes, shape_of_row = layout.row_shapes
+    assert [shapes[number] for number in shape_of_row] == [row.segments for row in layout.rows]
+    runs = layout.runs
+    assert runs.count.sum() == sum(counts)
+    offset = np.arange(runs.count.sum()) - np.repeat(np.cumsum(runs.count) - runs.count, runs.count)
+    x = np.repeat(runs.first_x_m, runs.count) + np.repeat(runs.width_m, runs.count) * offset
+    walk = list(rack_positions(layout))
+    assert np.repeat(runs.kind, runs.count).tolist() == [kind for kind, _ in walk]
+    assert x.tolist() == pytest.approx([position.x_m for _, position in walk], rel=1e-12)
+    assert np.repeat(runs.y_m, runs.count).tolist() == [position.y_m for _, position in walk]
+    assert np.repeat(runs.row, runs.count).tolist() == [position.row for _, position in walk]
 
 
 def test_longest_cable_from_run_ends_matches_all_racks():
