@@ -72,6 +72,7 @@ def document(gpus: int, fabric: dict) -> dict:
 def side_by_side_cases() -> list[tuple[str, dict, str]]:
     """(label, document, measure) of the cases `--against` times on both sides."""
     import yaml
+    from benchmark_sweep import sweep_document
 
     cases = [(f"{gpus:>9,} GPUs, {SYSTEM}, four fabrics", document(gpus, next(iter(designs(gpus).values()))), "plan")
              for gpus in GPU_COUNTS]
@@ -87,8 +88,12 @@ def side_by_side_cases() -> list[tuple[str, dict, str]]:
     }, "plan"))
     for example in ("two-pool-site", "three-phase-expansion"):
         cases.append((f"example {example}", yaml.safe_load((ROOT / "examples" / f"{example}.yaml").read_text()), "plan"))
-    cases.append((f"  100,000 GPUs, cabling plan rows", document(100_000, designs(100_000)["fat tree, q3400"]),
-                  "cabling"))
+    cabled = document(100_000, designs(100_000)["fat tree, q3400"])
+    cases += [("  100,000 GPUs, cabling plan rows", cabled, "cabling"),
+              ("  100,000 GPUs, cabling CSV export", cabled, "cabling-csv")]
+    cases += [(f"{gpus:>9,} GPUs, API round trip (POST plan)", document(gpus, designs(gpus)["fat tree, q3400"]), "api")
+              for gpus in (1_000, 100_000)]
+    cases.append(("sweep of 400 designs (benchmark_sweep.py)", sweep_document(5), "sweep"))
     return cases
 
 

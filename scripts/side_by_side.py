@@ -7,11 +7,17 @@ of one plan (time.process_time), so the best of N of each side, measured minutes
 most, gives a ratio that the load on a shared machine moves far less than absolute times. The
 load average is printed with the table.
 
-A worker reads one JSON request a line on stdin, {"document": ..., "measure": "plan" |
-"cabling"}, and answers {"ms": CPU ms} or {"error": "..."}; it uses only
-`planner.solver.pipeline.plan_scenario`, `catalog_snapshot_from_files` and
-`fabric.solver.cabling.cabling_rows`, which both sides have (the settings and the catalog where
-each tree keeps them: config/ and catalog/ since the floors, planner/ before).
+A worker reads one JSON request a line on stdin, {"document": ..., "measure": ...}, and answers
+{"ms": CPU ms} or {"error": "..."}. Measures:
+- "plan": `planner.solver.pipeline.plan_scenario` of the document;
+- "cabling": the cabling plan's rows (`fabric.solver.cabling.cabling_rows`) of its plan;
+- "cabling-csv": its cabling CSV export streamed (`plan_export_lines`, format "cabling");
+- "api": POST /api/v1/plan/ of the document through Django's test client, signed in, on a
+  throw-away in-memory database with the catalog loaded (made at the first such request);
+- "sweep": the sweep document's designs screened in the worker (`sweeps.runner.run_sweep`), its
+  caches emptied first.
+Each is what both sides have (the settings, catalog and exports where each tree keeps them:
+config/, catalog/ and handoff/ since the floors, planner/ before).
 """
 
 import json
@@ -35,17 +41,62 @@ else:
 from planner.solver.pipeline import plan_scenario
 from fabric.solver.cabling import cabling_rows
 catalog = catalog_snapshot_from_files()
+client = None
+
+
+def signed_in_client():
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    call_command("loadcatalog", verbosity=0)
+    signed_in = Client()
+    signed_in.force_login(get_user_model().objects.create_user("benchmark"))
+    return signed_in
+
+
+def sweep_timed(document):
+    from sweeps.runner import run_sweep
+    from sweeps.solver.engine import clear_sweep_caches
+    from sweeps.solver.spec import read_sweep
+    spec = read_sweep(document, catalog)
+    clear_sweep_caches()
+    start = time.process_time()
+    for _ in run_sweep(spec, catalog):
+        pass
+    return start
+
+
+def export_lines():
+    try:
+        from handoff.exports import plan_export_lines
+    except ImportError:
+        from planner.exports import plan_export_lines
+    return plan_export_lines
+
+
 for line in sys.stdin:
     request = json.loads(line)
+    document, measure = request["document"], request["measure"]
     try:
-        if request["measure"] == "cabling":
-            plan = plan_scenario(request["document"], catalog)
+        if measure in ("cabling", "cabling-csv"):
+            plan = plan_scenario(document, catalog)
             start = time.process_time()
-            for _ in cabling_rows(plan, catalog):
+            lines = cabling_rows(plan, catalog) if measure == "cabling" else export_lines()(plan, "cabling", catalog)[0]
+            for _ in lines:
                 pass
+        elif measure == "api":
+            client = client or signed_in_client()
+            start = time.process_time()
+            response = client.post("/api/v1/plan/", json.dumps(document), content_type="application/json")
+            if response.status_code != 200:
+                raise RuntimeError(f"HTTP {response.status_code}")
+        elif measure == "sweep":
+            start = sweep_timed(document)
         else:
             start = time.process_time()
-            plan_scenario(request["document"], catalog)
+            plan_scenario(document, catalog)
         print(json.dumps({"ms": (time.process_time() - start) * 1000}), flush=True)
     except Exception as error:  # a case the other side cannot plan is reported, not fatal
         print(json.dumps({"error": f"{type(error).__name__}: {error}"[:200]}), flush=True)
