@@ -68,12 +68,12 @@ def sweep_timed(document):
     return start
 
 
-def export_lines():
+def cabling_csv_lines(plan):
     try:
         from handoff.exports import plan_export_lines
     except ImportError:
         from planner.exports import plan_export_lines
-    return plan_export_lines
+    return plan_export_lines(plan, "cabling", catalog)[0]
 
 
 for line in sys.stdin:
@@ -83,15 +83,16 @@ for line in sys.stdin:
         if measure in ("cabling", "cabling-csv"):
             plan = plan_scenario(document, catalog)
             start = time.process_time()
-            lines = cabling_rows(plan, catalog) if measure == "cabling" else export_lines()(plan, "cabling", catalog)[0]
+            lines = cabling_rows(plan, catalog) if measure == "cabling" else cabling_csv_lines(plan)
             for _ in lines:
                 pass
         elif measure == "api":
             client = client or signed_in_client()
             start = time.process_time()
-            response = client.post("/api/v1/plan/", json.dumps(document), content_type="application/json")
-            if response.status_code != 200:
-                raise RuntimeError(f"HTTP {response.status_code}")
+            body = json.dumps(document)
+            status = client.post("/api/v1/plan/", body, content_type="application/json").status_code
+            if status != 200:
+                raise RuntimeError(f"HTTP {status}")
         elif measure == "sweep":
             start = sweep_timed(document)
         else:
