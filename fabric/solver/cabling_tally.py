@@ -14,6 +14,9 @@ from fabric.solver.results import LinkResult
 
 COUNT_CHUNK_LINKS = 1 << 15
 """Links measured at once for counting: fewer, larger steps, their arrays still in cache."""
+CAGE_MODULE_DTYPE = np.int16
+"""The module rank a cage holds, for every cage of the fabric (a million GPUs' fabrics have
+millions): ranks index the catalog's transceivers, which are far fewer than 32,767."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ def _count_segment(
         table = cables.by_length
         for end, side in ((chunk.lower, "lower_needs"), (chunk.upper, "upper_needs")):
             if end.devices not in held:
-                held[end.devices] = np.full(end.cages, NO_MODULE)
+                held[end.devices] = np.full(end.cages, NO_MODULE, dtype=CAGE_MODULE_DTYPE)
                 holders[end.devices] = end.holder
             if end.devices not in segment_cages:
                 segment_cages[end.devices] = np.zeros(end.cages, dtype=bool)
@@ -223,11 +226,12 @@ def _cage_needs(cage: np.ndarray, cages: int, needs: np.ndarray) -> np.ndarray:
 
 def _raise_to_needs(held: np.ndarray, segment_cages: np.ndarray, cages: np.ndarray, needs: np.ndarray | int) -> None:
     """held[cage] = max(held[cage], need) for each link's cage and need, and mark the cages
-    with a need in `segment_cages`; `needs` are the links' needs, or the one they all have."""
+    with a need in `segment_cages`; `needs` are the links' needs, or the one they all have.
+    (The needs take `held`'s type first: numpy's `at` of mixed types is many times slower.)"""
     if isinstance(needs, int):
         if needs != NO_MODULE:
-            np.maximum.at(held, cages, needs)
+            np.maximum.at(held, cages, held.dtype.type(needs))
             segment_cages[cages] = True
         return
-    np.maximum.at(held, cages, needs)
+    np.maximum.at(held, cages, needs.astype(held.dtype, copy=False))
     segment_cages[cages[needs != NO_MODULE]] = True
