@@ -19,7 +19,8 @@ OUTPUT_SUFFIXES = (".csv", ".parquet")
 PARQUET_ROWS_PER_GROUP = 65_536
 
 
-def design_columns(spec: SweepSpec) -> list[str]:
+def column_names(spec: SweepSpec) -> list[str]:
+    """The header: the design number, its axes, its refusal and its figures."""
     return ["design", *(axis.key for axis in spec.axes), "feasible", "refused_at", "reason", *figure_columns(spec)]
 
 
@@ -30,8 +31,8 @@ def figure_columns(spec: SweepSpec) -> list[str]:
     return [f"{key} (planned)" if key in axes else key for key in spec.figure_keys]
 
 
-def design_columns_of(spec: SweepSpec, designs: list[DesignResult], missing: Any = "") -> list[list]:
-    """The designs' rows as columns (`design_columns`); `missing` where a design has no refusal
+def design_columns(spec: SweepSpec, designs: list[DesignResult], missing: Any = "") -> list[list]:
+    """The designs' rows as columns (`column_names`); `missing` where a design has no refusal
     or no figure ("" in a CSV, None in Parquet)."""
     def given(values: list) -> list:
         return [missing if value is None else value for value in values]
@@ -77,14 +78,14 @@ class DesignWriter:
             else:
                 self.handle = Path(self.path).open("w", encoding="utf-8", newline="")
                 self.writer = csv.writer(self.handle)
-                self.writer.writerow(design_columns(self.spec))
+                self.writer.writerow(column_names(self.spec))
         except OSError as error:
             raise ScenarioError.at("output", f"{self.path} cannot be written: {error.strerror}") from None
         return self
 
     def write(self, designs: list[DesignResult]) -> None:
         if not self.parquet:
-            self.writer.writerows(zip(*design_columns_of(self.spec, designs)))
+            self.writer.writerows(zip(*design_columns(self.spec, designs)))
             return
         self.rows += designs
         if len(self.rows) >= PARQUET_ROWS_PER_GROUP:
@@ -92,7 +93,7 @@ class DesignWriter:
 
     def _write_row_group(self) -> None:
         columns = [pa.array(values, field.type)
-                   for values, field in zip(design_columns_of(self.spec, self.rows, missing=None), self.schema)]
+                   for values, field in zip(design_columns(self.spec, self.rows, missing=None), self.schema)]
         self.writer.write_table(pa.Table.from_arrays(columns, schema=self.schema), row_group_size=len(self.rows))
         self.rows = []
 

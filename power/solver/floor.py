@@ -331,19 +331,19 @@ def positions_by_kind(layout: FloorResult, kind: str) -> tuple[np.ndarray, np.nd
 
 def run_end_positions(layout: FloorResult, kind: str) -> tuple[np.ndarray, np.ndarray]:
     """x and y [m] of the first and last rack of every run of `kind` (one point for a run of one)."""
+    shapes, shape_of_row = layout.row_shapes
+    ends_by_shape = []
+    for segments in shapes:
+        ends, x_m = [], layout.end_aisle_m
+        for segment in segments:
+            width = layout.width_m_by_kind[segment.kind]
+            if segment.kind == kind:
+                ends += [x_m + width / 2, x_m + width * (segment.count - 0.5)]
+            x_m += width * segment.count
+        ends_by_shape.append(ends)
     xs: list[float] = []
     ys: list[float] = []
-    ends_by_row: dict[int, list[float]] = {}  # rows alike share their segments (lay_out_floor)
-    for row in layout.rows:
-        if id(row.segments) not in ends_by_row:
-            ends, x_m = [], layout.end_aisle_m
-            for segment in row.segments:
-                width = layout.width_m_by_kind[segment.kind]
-                if segment.kind == kind:
-                    ends += [x_m + width / 2, x_m + width * (segment.count - 0.5)]
-                x_m += width * segment.count
-            ends_by_row[id(row.segments)] = ends
-        ends = ends_by_row[id(row.segments)]
-        xs += ends
-        ys += [row.y_m] * len(ends)
+    for row, shape in zip(layout.rows, shape_of_row):
+        xs += ends_by_shape[shape]
+        ys += [row.y_m] * len(ends_by_shape[shape])
     return np.array(xs), np.array(ys)
