@@ -19,6 +19,7 @@ where a unit's ratio is its catalog power_kw / capacity_kw (CRAH ~5 %, CDU ~1.5 
 compressors run: a climate assumption (CHILLER_SHARE) unless facility.chiller_share gives it.
 """
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -94,9 +95,11 @@ def units_with_redundancy(needed: int, redundancy: str) -> int:
 def units_needed(load_kw: float, capacity_kw: float) -> int:
     """Units whose capacity covers the load: ceil(load_kw / capacity_kw). `load_kw` a load, or an
     array of loads (a sweep's designs priced at once)."""
-    load = np.asarray(load_kw)
-    units = np.where(load > 0, np.ceil(load / capacity_kw - 1e-9), 0).astype(np.int64)
-    return units if isinstance(load_kw, np.ndarray) else int(units)
+    if isinstance(load_kw, np.ndarray):
+        return np.where(load_kw > 0, np.ceil(load_kw / capacity_kw - 1e-9), 0).astype(np.int64)
+    # A single load stays in Python: numpy's round trip costs more than the arithmetic, and a
+    # screened design sizes ten cooling units.
+    return math.ceil(load_kw / capacity_kw - 1e-9) if load_kw > 0 else 0
 
 
 def cooling_unit_paid_by(kind: str, facility: str) -> str:

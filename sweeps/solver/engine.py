@@ -102,9 +102,10 @@ def evaluate_priced(
     try:
         scenario = caches.reader.read(spec.screened_document(values), values)
         for key, column in columns.items():
+            section = (key.split(".", 1)[0],)  # facility or finance: no check across sections reads them
             for value in dict.fromkeys(column):
                 one = {**values, key: value}
-                caches.reader.read(spec.screened_document(one), one)
+                caches.reader.check_sections(spec.screened_document(one), one, section)
         priced = priced_scenario(scenario, {key: np.array(column, dtype=float) for key, column in columns.items()})
         plan = plan_scenario(priced, catalog, spec.plan_options(cables), cache=caches.plans)
     except Exception:  # noqa: BLE001 (each design alone says why, or plans)

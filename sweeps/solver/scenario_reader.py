@@ -49,8 +49,6 @@ class ScenarioReader:
         """The design document (base with `values` at the axis keys) as a spec, or ScenarioError."""
         if not isinstance(document, dict) or not _NAMES.issuperset(document):
             return read_scenario(document)  # not a mapping, or an unknown key: its errors as they come
-        if len(self._memo) >= MEMO_SIZE:
-            self._memo.clear()
         arguments, errors = {}, []
         for field in _FIELDS:
             name = field.name
@@ -58,16 +56,7 @@ class ScenarioReader:
                 if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
                     errors.append(FieldError(name, "is required"))
                 continue
-            if name == "name":  # no axis sets it: known by itself (a sweep's screen gives one name)
-                key = (name, document[name]) if isinstance(document[name], str) else None
-            else:
-                key = (name, *(values[axis] for axis in self._axes_by_section.get(name, ())))
-            if key is None:
-                value, found = self._read_section(name, document[name])
-            elif key in self._memo:
-                value, found = self._memo[key]
-            else:
-                value, found = self._memo[key] = self._read_section(name, document[name])
+            value, found = self._section(name, document, values)
             errors += found
             if not found:
                 arguments[name] = value
@@ -78,6 +67,31 @@ class ScenarioReader:
         if problems:
             raise ScenarioError(problems)
         return scenario
+
+    def check_sections(self, document: dict, values: dict[str, Any], names: tuple[str, ...]) -> None:
+        """ScenarioError with the errors `read` finds in the sections `names` of the design
+        document (base with `values` at the axis keys), if any. The checks across sections
+        (`ScenarioSpec.problems`) are left out: a design that differs from one `read` took only
+        in these sections needs no more when those checks read none of them (the facility and
+        finance a sweep prices over arrays, `engine.evaluate_priced`)."""
+        errors = [error for name in names if name in document for error in self._section(name, document, values)[1]]
+        if errors:
+            raise ScenarioError(errors)
+
+    def _section(self, name: str, document: dict, values: dict[str, Any]) -> tuple[Any, list[FieldError]]:
+        """The section `name` of the document, read once for its axis values."""
+        if name == "name":  # no axis sets it: known by itself (a sweep's screen gives one name)
+            key = (name, document[name]) if isinstance(document[name], str) else None
+        else:
+            key = (name, *(values[axis] for axis in self._axes_by_section.get(name, ())))
+        if key is None:
+            return self._read_section(name, document[name])
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            found = self._memo[key] = self._read_section(name, document[name])
+        return found
 
     @staticmethod
     def _read_section(name: str, value: Any) -> tuple[Any, list[FieldError]]:
