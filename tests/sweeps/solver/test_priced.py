@@ -2,6 +2,7 @@
 are planned at once: the first design's scenario with an array of each such axis's values
 (`engine.evaluate_priced`). Each design has the figures, refusal and reason it has planned alone."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from planner.solver.pipeline import PRICED_KEYS
+from planner.solver.scenario import read_scenario
 from sweeps.solver import engine
 from sweeps.solver.engine import clear_sweep_caches, evaluate_batch, evaluate_design
 from sweeps.solver.spec import read_sweep
@@ -108,3 +111,19 @@ def test_a_value_refused_or_a_cost_beyond_numbers_refuses_only_its_designs(refus
     batch = evaluate_batch(spec, 0, spec.design_count, seed_catalog())
     assert batch == alone(spec, range(spec.design_count))
     assert {result.refused_at for result in batch} == {None, path}
+
+
+class _Unread:
+    def __getattr__(self, name):
+        raise AssertionError(f"the checks across sections read .{name}")
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda path: path.stem)
+def test_no_check_across_sections_reads_the_priced_sections(example):
+    """A priced value is checked in its own section alone (`ScenarioReader.check_sections`): the
+    scenario's checks across sections must not read the facility or the finance, where every
+    priced key lies."""
+    assert {key.split(".")[0] for key in PRICED_KEYS} == {"facility", "finance"}
+    scenario = read_scenario(yaml.safe_load(example.read_text()))
+    unread = dataclasses.replace(scenario, facility=_Unread(), finance=_Unread())
+    assert list(unread.problems()) == list(scenario.problems())
