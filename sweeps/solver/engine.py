@@ -33,6 +33,7 @@ from catalog.solver.snapshot import CatalogSnapshot
 from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario, priced_scenario
 from planner.solver.rounds import CABLES_ENGINE
+from sweeps.solver.collector import full_collections_paused
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
 from sweeps.solver.spec import SweepSpec
@@ -170,14 +171,16 @@ def evaluate_batch(
     spec: SweepSpec, start: int, stop: int, catalog: CatalogSnapshot, cables: str = CABLES_ENGINE
 ) -> list[DesignResult]:
     """Designs number start to stop - 1: one task of a sweep, in order. Those that differ only in
-    the priced axes are planned at once (`evaluate_priced`)."""
+    the priced axes are planned at once (`evaluate_priced`). No full garbage collection walks the
+    caches meanwhile (`collector.full_collections_paused`)."""
     caches = sweep_caches(spec, catalog)
     results = []
-    for numbers in spec.priced_groups(start, stop):
-        if len(numbers) > 1:
-            results += evaluate_priced(spec, numbers, catalog, cables, caches)
-        else:
-            results.append(evaluate_design(spec, numbers[0], catalog, cables=cables, cache=caches.plans,
-                                           reader=caches.reader))
+    with full_collections_paused():
+        for numbers in spec.priced_groups(start, stop):
+            if len(numbers) > 1:
+                results += evaluate_priced(spec, numbers, catalog, cables, caches)
+            else:
+                results.append(evaluate_design(spec, numbers[0], catalog, cables=cables, cache=caches.plans,
+                                               reader=caches.reader))
     results.sort(key=lambda result: result.index)
     return results
