@@ -1,3 +1,4 @@
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -13,3 +14,8 @@ resolve("/healthz")
 from config.warmup import warm_up  # noqa: E402 (after Django is set up)
 
 warm_up()
+# What the worker loaded (Django, the views, the catalog, the compiled templates) stays for its
+# life: frozen, it is left out of every full garbage collection, which walked it in 80-90 ms,
+# the slowest request's extra once every few hundred plans (measured at 1k-100k GPUs).
+gc.collect()
+gc.freeze()
