@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from sweeps.runner import run_sweep
 from sweeps.solver.collector import NO_FULL_COLLECTION, full_collections_paused
 from sweeps.solver.engine import clear_sweep_caches, evaluate_batch
 from sweeps.solver.spec import read_sweep
@@ -66,3 +67,18 @@ def test_a_batch_gives_the_thresholds_back(thresholds):
     results = evaluate_batch(spec, 0, spec.design_count, seed_catalog())
     assert [result.feasible for result in results] == [True, True, False]
     assert gc.get_threshold() == thresholds
+
+
+def test_a_sweep_pauses_full_collections_until_its_last_batch_is_taken_or_it_is_closed(thresholds):
+    """The caller's summary and output file take the results while the pause lasts."""
+    spec = read_sweep({"name": "gc", "base": {"name": "gc", "compute": {"system": "dgx-h100", "gpus": 256}},
+                       "axes": {"compute.gpus": [256, 512, 768]}, "objectives": [{"key": "cost.tco_usd"}]})
+    for closed_early in (False, True):
+        batches = run_sweep(spec, seed_catalog(), batch_size=1)
+        next(batches)
+        assert gc.get_threshold() == (555, 7, NO_FULL_COLLECTION)
+        if closed_early:
+            batches.close()
+        else:
+            assert len(list(batches)) == 2
+        assert gc.get_threshold() == thresholds
