@@ -96,8 +96,9 @@ def evaluate_priced(
     """Designs that differ only in the priced axes (`SweepSpec.priced_groups`), planned at once:
     the first design's scenario with an array of each priced axis's values
     (`pipeline.priced_scenario`), whose power and cost figures are arrays over the designs. Each
-    value is read as its design would read it; where one is refused, or the plan fails, each
-    design is planned alone, to be refused on its own path."""
+    value is read in its section as its design would read it (`ScenarioReader.check_sections`);
+    where one is refused, or the plan fails, each design is planned alone, to be refused on its
+    own path."""
     values = spec.design_values(numbers[0])
     columns = spec.axis_values(numbers, spec.priced_axes)
     try:
