@@ -151,9 +151,13 @@ _caches: dict[tuple[int, int], _SweepCaches] = {}
 
 
 def sweep_caches(spec: SweepSpec, catalog: CatalogSnapshot) -> _SweepCaches:
-    """This process's caches for a sweep and catalog; the plans emptied at FABRIC_CACHE_SIZE."""
+    """This process's caches for a sweep and catalog; the plans emptied at FABRIC_CACHE_SIZE.
+    Those of sweeps or catalogs gone are dropped when a sweep's are made: a job worker runs one
+    sweep after another for weeks."""
     kept = _caches.get((id(spec), id(catalog)))
     if kept is None or kept.spec() is not spec or kept.catalog() is not catalog:
+        for key in [key for key, held in _caches.items() if held.spec() is None or held.catalog() is None]:
+            del _caches[key]
         kept = _SweepCaches(
             weakref.ref(spec), weakref.ref(catalog), ScenarioReader(tuple(axis.key for axis in spec.axes))
         )

@@ -2,6 +2,7 @@
 kept, the floor left out) gives each design the figures it has when planned alone."""
 
 import dataclasses
+import gc
 
 import pytest
 
@@ -9,6 +10,7 @@ from core.solver.errors import ScenarioError
 from planner.solver.pipeline import plan_scenario
 from planner.solver.rounds import CABLES_ENGINE, PlanOptions
 from planner.solver.scenario import read_scenario
+from sweeps.solver import engine
 from sweeps.solver.engine import clear_sweep_caches, evaluate_batch
 from sweeps.solver.keys import plan_value
 from sweeps.solver.scenario_reader import ScenarioReader
@@ -137,3 +139,16 @@ def test_the_reader_checks_across_sections_and_names_the_document():
     with pytest.raises(ScenarioError) as unknown:
         reader.read({**one, "colour": "red"}, {"compute.nodes": 4})
     assert unknown.value.errors[0].path == "colour"
+
+
+def test_a_process_keeps_no_caches_of_a_sweep_gone(catalog):
+    """A job worker runs one sweep after another: the caches of those gone are dropped."""
+    clear_sweep_caches()
+    for gpus in (256, 512, 768):
+        spec = read_sweep({"name": "one after another", "base": {"name": "x", "compute": {"system": "dgx-h100"}},
+                           "axes": {"compute.gpus": [gpus]}, "objectives": [{"key": "cost.tco_usd"}]}, catalog)
+        evaluate_batch(spec, 0, 1, catalog)
+        assert list(engine._caches.values())[-1].spec() is spec
+        del spec
+        gc.collect()
+    assert len(engine._caches) == 1
