@@ -96,7 +96,7 @@ def evaluate_priced(
     """Designs that differ only in the priced axes (`SweepSpec.priced_groups`), planned at once:
     the first design's scenario with an array of each priced axis's values
     (`pipeline.priced_scenario`), whose power and cost figures are arrays over the designs. Each
-    value is read in its section as its design would read it (`ScenarioReader.check_sections`);
+    value is read in its section as its design would read it (`ScenarioReader.check_section`);
     where one is refused, or the plan fails, each design is planned alone, to be refused on its
     own path."""
     values = spec.design_values(numbers[0])
@@ -104,10 +104,10 @@ def evaluate_priced(
     try:
         scenario = caches.reader.read(spec.screened_document(values), values)
         for key, column in columns.items():
-            section = (key.split(".", 1)[0],)  # facility or finance: no check across sections reads them
+            section = key.split(".", 1)[0]  # facility or finance: no check across sections reads them
             for value in dict.fromkeys(column):
                 one = {**values, key: value}
-                caches.reader.check_sections(spec.screened_document(one), one, section)
+                caches.reader.check_section(spec.screened_document(one), one, section)
         priced = priced_scenario(scenario, {key: np.array(column, dtype=float) for key, column in columns.items()})
         plan = plan_scenario(priced, catalog, spec.plan_options(cables), cache=caches.plans)
     except Exception:  # noqa: BLE001 (each design alone says why, or plans)

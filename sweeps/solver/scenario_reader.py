@@ -68,13 +68,13 @@ class ScenarioReader:
             raise ScenarioError(problems)
         return scenario
 
-    def check_sections(self, document: dict, values: dict[str, Any], names: tuple[str, ...]) -> None:
-        """ScenarioError with the errors `read` finds in the sections `names` of the design
-        document (base with `values` at the axis keys), if any. The checks across sections
+    def check_section(self, document: dict, values: dict[str, Any], name: str) -> None:
+        """ScenarioError with the errors `read` finds in the section `name` of the design document
+        (base with `values` at the axis keys), if any. The checks across sections
         (`ScenarioSpec.problems`) are left out: a design that differs from one `read` took only
-        in these sections needs no more when those checks read none of them (the facility and
-        finance a sweep prices over arrays, `engine.evaluate_priced`)."""
-        errors = [error for name in names if name in document for error in self._section(name, document, values)[1]]
+        in this section needs no more when those checks do not read it (the facility and the
+        finance, which a sweep prices over arrays, `engine.evaluate_priced`)."""
+        errors = self._section(name, document, values)[1] if name in document else []
         if errors:
             raise ScenarioError(errors)
 

@@ -120,7 +120,7 @@ class _Unread:
 
 @pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.yaml")), ids=lambda path: path.stem)
 def test_no_check_across_sections_reads_the_priced_sections(example):
-    """A priced value is checked in its own section alone (`ScenarioReader.check_sections`): the
+    """A priced value is checked in its own section alone (`ScenarioReader.check_section`): the
     scenario's checks across sections must not read the facility or the finance, where every
     priced key lies."""
     assert {key.split(".")[0] for key in PRICED_KEYS} == {"facility", "finance"}
