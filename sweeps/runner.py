@@ -7,12 +7,12 @@ as they come, so nothing holds every design.
 import operator
 import os
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import islice
 
 from catalog.solver.snapshot import CatalogSnapshot
 from planner.solver.rounds import CABLES_ENGINE
+from sweeps.forked import forked_batches
 from sweeps.solver.collector import full_collections_paused
 from sweeps.solver.engine import DesignResult, evaluate_batch
 from sweeps.solver.spec import SweepSpec
@@ -25,7 +25,7 @@ screened alone one to five milliseconds), few enough that progress moves."""
 TASKS_PER_WORKER = 4
 """Batches per worker for a small sweep, so the last batch does not leave the others idle."""
 IN_FLIGHT_PER_WORKER = 4
-"""Batches submitted ahead per worker: the results waiting are bounded, whatever the sweep."""
+"""Batches submitted ahead per Dask worker: the results waiting are bounded, whatever the sweep."""
 
 
 def batch_size_for(designs: int, workers: int) -> int:
@@ -68,35 +68,12 @@ def _batches_to_do(designs: int, size: int, done: frozenset[int]) -> Iterator[tu
     return ((start, stop) for start, stop in design_batches(designs, size) if start not in done)
 
 
-_worker_state: tuple | None = None
-
-
-def _start_worker(spec: SweepSpec, catalog: CatalogSnapshot, cables: str) -> None:
-    """The sweep and catalog reach each worker process once, not with every batch."""
-    global _worker_state
-    _worker_state = (spec, catalog, cables)
-
-
-def _evaluate_in_worker(start: int, stop: int) -> list[DesignResult]:
-    spec, catalog, cables = _worker_state
-    return evaluate_batch(spec, start, stop, catalog, cables)
-
-
 def _run_on_processes(spec, catalog, workers, cables, batch_size, done) -> Iterator[list[DesignResult]]:
+    """This process and `workers - 1` forked from it (`forked.forked_batches`)."""
     size = batch_size or batch_size_for(spec.design_count, workers)
-    batches = _batches_to_do(spec.design_count, size, done)
-    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, catalog, cables)) as pool:
-        pending = set()
-        for start, stop in batches:
-            pending.add(pool.submit(_evaluate_in_worker, start, stop))
-            if len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+    batches = list(_batches_to_do(spec.design_count, size, done))
+    yield from forked_batches(lambda start, stop: evaluate_batch(spec, start, stop, catalog, cables),
+                              batches, workers - 1)
 
 
 @dataclass(frozen=True)
