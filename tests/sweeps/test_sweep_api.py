@@ -16,7 +16,9 @@ def jobs_dir(settings, tmp_path):
     settings.JOBS_DIR = tmp_path / "jobs"
 
 
-def test_a_sweep_runs_as_a_job_and_reports_its_result(user_api):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_sweep_runs_as_a_job_and_reports_its_result(user_api, settings, workers):
+    settings.SWEEP_JOB_WORKERS = workers  # 2: the job's process and one forked from it
     response = user_api.post(SWEEPS, SMALL_SWEEP, format="json")
     assert response.status_code == 202, response.json()
     queued = response.json()
