@@ -24,6 +24,9 @@ MAX_BATCH = 2000
 screened alone one to five milliseconds), few enough that progress moves."""
 TASKS_PER_WORKER = 4
 """Batches per worker for a small sweep, so the last batch does not leave the others idle."""
+MAX_WORKERS = 256
+"""Processes one sweep may plan on, on one machine (this one and those forked from it): more
+cores than one machine has; beyond it a sweep wants a Dask cluster."""
 IN_FLIGHT_PER_WORKER = 4
 """Batches submitted ahead per Dask worker: the results waiting are bounded, whatever the sweep."""
 

@@ -146,3 +146,9 @@ def test_the_best_design_is_saved_as_a_scenario_that_plans(capsys, small_file, t
     )
     assert document["racks"]["cooling"] == "air" and document["name"] == "small: design 1"
     plan_scenario(document, catalog)
+
+
+@pytest.mark.parametrize("workers", [0, 257])
+def test_a_number_of_processes_out_of_bounds_is_refused_on_its_option(capsys, small_file, workers):
+    code, _, err = run_command(capsys, "sweep", small_file, "--workers", workers)
+    assert code == 2 and "--workers: must be from 1 to 256" in err

@@ -11,7 +11,7 @@ from sweeps.files import sweep_document_from_file, write_scenario
 from sweeps.output import DesignWriter
 from sweeps.progress import ProgressBar
 from sweeps.report import summary_lines
-from sweeps.runner import run_sweep, scheduler_address
+from sweeps.runner import MAX_WORKERS, run_sweep, scheduler_address
 from sweeps.solver.spec import check_sweep_size, read_sweep
 from sweeps.solver.summary import SweepSummary
 
@@ -48,8 +48,9 @@ class Command(BaseCommand):
     def handle(self, *args, sweep_file, workers, scheduler, output, cables, no_progress, save_best, **options):
         scheduler = scheduler_address(scheduler)
         try:
-            if workers < 1:
-                raise ScenarioError.at("--workers", "must be 1 or more")
+            if not 1 <= workers <= MAX_WORKERS:
+                raise ScenarioError.at("--workers",
+                                       f"must be from 1 to {MAX_WORKERS} (more: a Dask cluster, --scheduler)")
             catalog = catalog_snapshot()
             spec = read_sweep(sweep_document_from_file(Path(sweep_file)), catalog)
             check_sweep_size(spec, scheduler=bool(scheduler), output=bool(output))
